@@ -1,0 +1,91 @@
+# fwdlab — top-level entry points. Each folder owns its own Makefile; this file only
+# delegates. `make help` lists the targets.
+SHELL := /bin/bash
+TOP := $(CURDIR)
+VARIANT ?= default
+export TOP VARIANT
+
+# Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
+# test last. A folder joins by having a `check` target.
+SUITES ?= forwarder tgen lab images tests
+RESULTS := $(TOP)/build/test-results.tsv
+
+.PHONY: help lab lab-down test forwarder plugins tgen images images-verify bench \
+	bench-tgen bench-peers relocs swap dump deps format lint clean
+
+help:
+	@echo "make lab            boot the b2b lab (TG + DUT VMs) and run the reference NDR benchmark"
+	@echo "make lab-down       remove everything make lab created"
+	@echo "make test           run every test suite (unit first, VM smoke last)"
+	@echo "make forwarder      build vfwd, vfwdctl, libvfwd.so, plugins into build/vfwd/\$$VARIANT"
+	@echo "make tgen           build the traffic generator into build/tgen"
+	@echo "make images         build the DUT and TG VM images into images/out"
+	@echo "make bench          forwarder benchmark against DPDK peers (not a test)"
+	@echo "make deps           install the Debian packages every folder lists"
+
+deps:
+	@scripts/install-deps
+
+forwarder:
+	$(MAKE) -C forwarder VARIANT=$(VARIANT)
+
+plugins:
+	$(MAKE) -C forwarder VARIANT=$(VARIANT) plugins
+
+relocs:
+	$(MAKE) -C forwarder relocs
+
+tgen:
+	$(MAKE) -C tgen
+
+images: forwarder tgen
+	$(MAKE) -C images
+
+images-verify: forwarder tgen
+	$(MAKE) -C images verify
+
+bench: forwarder
+	$(MAKE) -C forwarder bench
+
+bench-tgen: forwarder tgen
+	$(MAKE) -C tgen bench
+
+bench-peers: forwarder tgen
+	$(MAKE) -C lab bench-peers
+
+lab:
+	lab/fwdlab up $(LAB_ARGS)
+	lab/fwdlab ndr $(LAB_ARGS)
+
+lab-down:
+	lab/fwdlab down $(LAB_ARGS)
+
+swap:
+	lab/fwdlab swap $(DUT_BUILD)
+
+dump:
+	lab/fwdlab dump
+
+test:
+	@mkdir -p build && rm -f $(RESULTS)
+	@for s in $(SUITES); do \
+		[ -f $$s/Makefile ] || continue; \
+		grep -q '^check:' $$s/Makefile || continue; \
+		echo "==== suite $$s"; \
+		if ! $(MAKE) --no-print-directory -C $$s check; then \
+			grep -q "^$$s	" $(RESULTS) 2>/dev/null || \
+				printf '%s\t%s\tFAIL\t0\n' "$$s" "make check (build or setup failed)" >>$(RESULTS); \
+		fi; \
+	done
+	@tests/summary.sh $(RESULTS)
+
+format:
+	find forwarder tgen lab -name '*.[ch]' -not -path '*/build/*' | xargs -r clang-format -i
+
+lint:
+	find forwarder tgen lab -name '*.[ch]' -not -path '*/build/*' | xargs -r clang-format --dry-run --Werror
+	find . -name '*.sh' -not -path './build/*' | xargs -r shellcheck
+	shellcheck lab/fwdlab scripts/install-deps .ci/run
+
+clean:
+	rm -rf build

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# fwdlab test runner: runs test executables with a timeout each and records results.
+#
+#   tests/runner.sh --suite NAME [--timeout SECONDS] [--] TEST...
+#
+# A TEST is an executable (C test binary or script). If it prints TAP lines
+# ("ok N - name" / "not ok N - name" / "ok N - name # SKIP why") each line counts
+# as one test; otherwise the exit code decides: 0 pass, 77 skip, anything else fail.
+# Results are appended to $FWDLAB_TEST_RESULTS (default build/test-results.tsv at the
+# top of the tree) as "suite<TAB>test<TAB>PASS|FAIL|SKIP<TAB>seconds".
+# Exit status: 0 when nothing failed, 1 otherwise. Output of a failing test is shown;
+# the output of every test is kept under build/test-logs/SUITE/.
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+suite=""
+timeout_s=300
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--suite) suite=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "runner: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ -n "$suite" ] || { echo "runner: --suite is required" >&2; exit 2; }
+
+results=${FWDLAB_TEST_RESULTS:-$top/build/test-results.tsv}
+logdir=$top/build/test-logs/$suite
+mkdir -p "$(dirname "$results")" "$logdir"
+
+failed=0
+record() { # test status seconds
+	printf '%s\t%s\t%s\t%s\n' "$suite" "$1" "$2" "$3" >>"$results"
+	printf '%-4s %s/%s (%ss)\n' "$2" "$suite" "$1" "$3"
+	if [ "$2" = FAIL ]; then failed=1; fi
+}
+
+for t in "$@"; do
+	name=$(basename "$t")
+	log=$logdir/$name.log
+	start=$(date +%s.%N)
+	set +e
+	timeout --kill-after=10 "$timeout_s" "$t" >"$log" 2>&1
+	rc=$?
+	set -e
+	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+	if grep -Eq '^(not )?ok [0-9]+' "$log"; then
+		while IFS= read -r line; do
+			case "$line" in
+			"not ok "*) record "$name: ${line#*- }" FAIL "$secs" ;;
+			"ok "*"# SKIP"*) record "$name: ${line#*- }" SKIP "$secs" ;;
+			"ok "*) record "$name: ${line#*- }" PASS "$secs" ;;
+			esac
+		done < <(grep -E '^(not )?ok [0-9]+' "$log")
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log"; then
+			record "$name (exit $rc)" FAIL "$secs"
+		fi
+	elif [ "$rc" -eq 0 ]; then
+		record "$name" PASS "$secs"
+	elif [ "$rc" -eq 77 ]; then
+		record "$name" SKIP "$secs"
+	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		record "$name (timed out after ${timeout_s}s)" FAIL "$secs"
+	else
+		record "$name (exit $rc)" FAIL "$secs"
+	fi
+	if grep -q '^not ok' "$log" || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then
+		echo "---- output of $suite/$name (last 60 lines; full log $log)"
+		tail -n 60 "$log"
+		echo "----"
+	fi
+done
+exit "$failed"
