@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.h - A/B(/C...) comparison of runs grouped by meta.json "group" and profile. */
+#ifndef FWDSTAT_COMPARE_H
+#define FWDSTAT_COMPARE_H
+
+#include <stdio.h>
+
+#include "runs.h"
+#include "stats.h"
+#include "table.h"
+
+#define CMP_MAX_GROUPS 8
+
+enum fig_kind { FIG_NDR, FIG_PDR, FIG_CPP, FIG_VPC };
+
+struct samples {
+	double *v;
+	size_t n, cap;
+};
+
+struct cmp_fig {
+	size_t profile;
+	enum fig_kind kind;
+	char node[RT_NAME_MAX];	/* FIG_CPP, FIG_VPC */
+	struct samples g[CMP_MAX_GROUPS];
+};
+
+struct cmp {
+	char groups[CMP_MAX_GROUPS][32];
+	size_t ngroups, base;
+	char (*profiles)[96];
+	size_t nprofiles, pcap;
+	struct cmp_fig *figs;
+	size_t nfigs, fcap;
+	double min_delta;
+	size_t nruns;
+};
+
+struct cmp_opts {
+	const char *campaign;	/* only runs of this campaign; NULL for all */
+	const char *base;	/* base group; NULL for the first in sorted order */
+	char **nodes;		/* restrict node figures to these; NULL for every node */
+	int nnodes;
+	double min_delta;	/* ratio */
+};
+
+int cmp_build(const struct runset *rs, const struct cmp_opts *o, struct cmp *c, char *err,
+	      size_t errlen);
+void cmp_free(struct cmp *c);
+/* The rate table (NDR/PDR) and the node table; both with deltas and verdicts. */
+int cmp_table(const struct cmp *c, int nodes, struct table *t);
+/* Geometric mean of median_X / median_base over profiles for a rate figure; NaN if none. */
+double cmp_geomean(const struct cmp *c, size_t group, enum fig_kind kind, size_t *nprof);
+void cmp_print_md(const struct cmp *c, FILE *f);
+void cmp_print_json(const struct cmp *c, FILE *f);
+void cmp_print_summary_html(const struct cmp *c, FILE *f);
+const char *fig_name(enum fig_kind k);
+
+#endif

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/* main.c - fwdstat: subcommands runtime, compare, sweep, report, status. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "json.h"
+#include "report.h"
+#include "runs.h"
+#include "runtime.h"
+#include "stats.h"
+#include "sweep.h"
+#include "util.h"
+
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+#define MAX_NODES 64
+
+static const char usage[] =
+	"usage: fwdstat COMMAND [ARGS]\n"
+	"  runtime FILE... --node NAME [--thread N|all|workers] [--json]\n"
+	"      clocks/packet of NODE in each show runtime dump (VPP text or vfwd JSON),\n"
+	"      per thread and over the worker threads, and the median over the files\n"
+	"  compare DIR... [--base GROUP] [--node NAME]... [--min-delta PCT] [--json]\n"
+	"      NDR/PDR and per-node clocks/packet, vectors/call per group (meta.json\n"
+	"      \"group\") and profile: median, min..max, spread, delta, verdict, geomean\n"
+	"  sweep DIR... [--link RATE] [--json]\n"
+	"      NDR per frame size beside the line rate link/((size+20)*8), per DUT\n"
+	"  report DIR... [--out DIR] [--node NAME]... [--link RATE] [--base GROUP]\n"
+	"      Markdown tables, gnuplot SVG/PNG plots and an HTML page per campaign\n"
+	"  status DIR... [--list complete|incomplete|invalid]\n"
+	"      runs and their status (for fwdlab --resume)\n"
+	"DIR is a run folder, a campaign folder or a results root. RATE: 10G, 25e9, 100M.\n";
+
+struct opts {
+	char *nodes[MAX_NODES];
+	int nnodes;
+	const char *base, *out, *list, *thread;
+	double min_delta, link_bps;
+	int json;
+};
+
+static int
+parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "node", required_argument, NULL, 'n' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "list", required_argument, NULL, 'l' },
+		{ "thread", required_argument, NULL, 't' },
+		{ "min-delta", required_argument, NULL, 'd' },
+		{ "link", required_argument, NULL, 'L' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->min_delta = 0.01;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (o->nnodes == MAX_NODES) {
+				warnx_("at most %d --node options", MAX_NODES);
+				return -EINVAL;
+			}
+			o->nodes[o->nnodes++] = optarg;
+			break;
+		case 'b': o->base = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'l': o->list = optarg; break;
+		case 't': o->thread = optarg; break;
+		case 'j': o->json = 1; break;
+		case 'd':
+			o->min_delta = strtod(optarg, &end) / 100;
+			if (*end != '\0' && strcmp(end, "%") != 0) {
+				warnx_("--min-delta %s: expected a percentage", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'L':
+			o->link_bps = parse_rate(optarg);
+			if (o->link_bps <= 0) {
+				warnx_("--link %s: expected a rate like 10G", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+thread_selector(const char *s, int *sel)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || strcmp(s, "workers") == 0) {
+		*sel = RT_WORKERS;
+		return 0;
+	}
+	if (strcmp(s, "all") == 0) {
+		*sel = RT_ALL;
+		return 0;
+	}
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || v < 0 || v > 4096)
+		return -EINVAL;
+	*sel = (int)v;
+	return 0;
+}
+
+static void
+runtime_rows(struct table *t, const char *file, const struct rt_dump *d, const char *node)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct rt_thread *th = &d->threads[i];
+		struct rt_figure f = rt_node_figure(d, node, th->index);
+		long r;
+
+		if (f.found == 0 || (r = table_row(t)) < 0)
+			continue;
+		table_set(t, (size_t)r, 0, "%s", file);
+		if (th->lcore >= 0)
+			table_set(t, (size_t)r, 1, "%d %s (lcore %d)", th->index, th->name,
+				  th->lcore);
+		else
+			table_set(t, (size_t)r, 1, "%d %s", th->index, th->name);
+		table_set(t, (size_t)r, 2, "%.0f", f.calls);
+		table_set(t, (size_t)r, 3, "%.0f", f.vectors);
+		table_set(t, (size_t)r, 4, "%.0f", f.suspends);
+		table_set(t, (size_t)r, 5, "%.3g", f.clocks);
+		table_set(t, (size_t)r, 6, "%.2f", f.clocks_per_packet);
+		table_set(t, (size_t)r, 7, "%.2f", f.vectors_per_call);
+	}
+}
+
+static int
+cmd_runtime(int argc, char **argv)
+{
+	struct opts o;
+	struct table t;
+	double *cpp;
+	int sel, nfiles, ret = 0;
+	char err[512];
+
+	if (parse_opts(argc, argv, &o) != 0 || o.nnodes != 1 || optind >= argc ||
+	    thread_selector(o.thread, &sel) != 0) {
+		fputs("usage: fwdstat runtime FILE... --node NAME [--thread N|all|workers] "
+		      "[--json]\n", stderr);
+		return EXIT_USAGE;
+	}
+	nfiles = argc - optind;
+	cpp = calloc((size_t)nfiles, sizeof(*cpp));
+	if (cpp == NULL || table_init(&t, 8) != 0)
+		return EXIT_INPUT;
+	table_head(&t, 0, 'l', "file");
+	table_head(&t, 1, 'l', "thread");
+	table_head(&t, 2, 'r', "calls");
+	table_head(&t, 3, 'r', "vectors");
+	table_head(&t, 4, 'r', "suspends");
+	table_head(&t, 5, 'r', "clocks");
+	table_head(&t, 6, 'r', "clocks/packet");
+	table_head(&t, 7, 'r', "vectors/call");
+	if (o.json)
+		printf("{\"node\": \"%s\", \"files\": [\n", o.nodes[0]);
+	for (int i = 0; i < nfiles; i++) {
+		const char *file = argv[optind + i];
+		struct rt_dump d;
+		struct rt_figure f;
+		long r;
+
+		cpp[i] = NAN;
+		if (rt_load(file, &d, err, sizeof(err)) != 0) {
+			warnx_("%s", err);
+			ret = EXIT_INPUT;
+			continue;
+		}
+		f = rt_node_figure(&d, o.nodes[0], sel);
+		if (f.found == 0)
+			warnx_("%s: node %s not found in the selected threads", file, o.nodes[0]);
+		cpp[i] = f.clocks_per_packet;
+		if (sel == RT_WORKERS || sel == RT_ALL)
+			runtime_rows(&t, file, &d, o.nodes[0]);
+		if (f.found != 0 && (r = table_row(&t)) >= 0) {
+			table_set(&t, (size_t)r, 0, "%s", file);
+			table_set(&t, (size_t)r, 1, sel == RT_WORKERS ? "workers (%d)" :
+				  sel == RT_ALL ? "all (%d)" : "selected (%d)", f.found);
+			table_set(&t, (size_t)r, 2, "%.0f", f.calls);
+			table_set(&t, (size_t)r, 3, "%.0f", f.vectors);
+			table_set(&t, (size_t)r, 4, "%.0f", f.suspends);
+			table_set(&t, (size_t)r, 5, "%.3g", f.clocks);
+			table_set(&t, (size_t)r, 6, "**%.2f**", f.clocks_per_packet);
+			table_set(&t, (size_t)r, 7, "%.2f", f.vectors_per_call);
+		}
+		if (o.json) {
+			printf("  {\"file\": ");
+			json_put_str(stdout, file);
+			printf(", \"threads\": %d, \"clocks\": ", f.found);
+			json_put_num(stdout, f.clocks);
+			printf(", \"vectors\": ");
+			json_put_num(stdout, f.vectors);
+			printf(", \"calls\": ");
+			json_put_num(stdout, f.calls);
+			printf(", \"clocks_per_packet\": ");
+			json_put_num(stdout, f.clocks_per_packet);
+			printf(", \"vectors_per_call\": ");
+			json_put_num(stdout, f.vectors_per_call);
+			printf("}%s\n", i + 1 < nfiles ? "," : "");
+		}
+		rt_free(&d);
+	}
+	{
+		struct summary s = stats_summarize(cpp, (size_t)nfiles);
+
+		if (o.json) {
+			printf("], \"median_clocks_per_packet\": ");
+			json_put_num(stdout, s.median);
+			printf(", \"min\": ");
+			json_put_num(stdout, s.min);
+			printf(", \"max\": ");
+			json_put_num(stdout, s.max);
+			printf(", \"rel_spread\": ");
+			json_put_num(stdout, s.rel_spread);
+			printf("}\n");
+		} else {
+			table_md(&t, stdout);
+			printf("\n%s: median clocks/packet over %zu file%s: %.2f (min %.2f, max "
+			       "%.2f, spread %.1f %%)\n", o.nodes[0], s.n, s.n == 1 ? "" : "s",
+			       s.median, s.min, s.max, s.rel_spread * 100);
+		}
+		if (s.n == 0)
+			ret = EXIT_INPUT;
+	}
+	table_free(&t);
+	free(cpp);
+	return ret;
+}
+
+static int
+load_runs(int argc, char **argv, int flags, struct runset *rs)
+{
+	char err[512];
+
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (runs_collect(argv + optind, argc - optind, flags, rs, err, sizeof(err)) != 0) {
+		warnx_("%s", err);
+		runs_free(rs);
+		return EXIT_INPUT;
+	}
+	runs_sort(rs);
+	return 0;
+}
+
+static int
+cmd_compare(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct cmp c;
+	struct cmp_opts co;
+	char err[512];
+	int ret;
+
+	if (parse_opts(argc, argv, &o) != 0)
+		return EXIT_USAGE;
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
+	if (ret != 0)
+		return ret;
+	co = (struct cmp_opts){ NULL, o.base, o.nodes, o.nnodes, o.min_delta };
+	if (cmp_build(&rs, &co, &c, err, sizeof(err)) != 0) {
+		warnx_("%s", err);
+		ret = EXIT_INPUT;
+	} else if (o.json) {
+		cmp_print_json(&c, stdout);
+	} else {
+		cmp_print_md(&c, stdout);
+	}
+	cmp_free(&c);
+	runs_free(&rs);
+	return ret;
+}
+
+static int
+cmd_sweep(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct sweep *s;
+	struct table t;
+	char err[512];
+	int ret;
+
+	if (parse_opts(argc, argv, &o) != 0)
+		return EXIT_USAGE;
+	ret = load_runs(argc, argv, 0, &rs);
+	if (ret != 0)
+		return ret;
+	s = malloc(sizeof(*s));
+	if (s == NULL || sweep_build(&rs, NULL, o.link_bps, s, err, sizeof(err)) != 0) {
+		warnx_("%s", s == NULL ? "out of memory" : err);
+		ret = EXIT_INPUT;
+	} else if (o.json) {
+		sweep_print_json(s, stdout);
+	} else if (sweep_table(s, &t) == 0) {
+		printf("Link %.3g Gb/s; line rate = link / ((frame + 20) * 8).\n\n",
+		       s->link_bps / 1e9);
+		table_md(&t, stdout);
+		table_free(&t);
+	}
+	if (s != NULL)
+		sweep_free(s);
+	free(s);
+	runs_free(&rs);
+	return ret;
+}
+
+static int
+cmd_status(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct table t;
+	int ret;
+
+	if (parse_opts(argc, argv, &o) != 0)
+		return EXIT_USAGE;
+	ret = load_runs(argc, argv, 0, &rs);
+	if (ret != 0)
+		return ret;
+	if (o.list != NULL) {
+		for (size_t i = 0; i < rs.n; i++)
+			if (strcmp(rs.v[i].status, o.list) == 0)
+				printf("%s\n", rs.v[i].dir);
+		runs_free(&rs);
+		return 0;
+	}
+	if (table_init(&t, 8) == 0) {
+		const char *h[] = { "campaign", "run", "status", "experiment", "group", "profile",
+				    "dut", "failure" };
+		size_t counts[3] = { 0, 0, 0 };
+
+		for (size_t c = 0; c < 8; c++)
+			table_head(&t, c, 'l', "%s", h[c]);
+		for (size_t i = 0; i < rs.n; i++) {
+			const struct run *r = &rs.v[i];
+			long row = table_row(&t);
+
+			if (row < 0)
+				break;
+			table_set(&t, (size_t)row, 0, "%s", r->campaign);
+			table_set(&t, (size_t)row, 1, "%s", r->run);
+			table_set(&t, (size_t)row, 2, "%s", r->status);
+			table_set(&t, (size_t)row, 3, "%s", r->experiment);
+			table_set(&t, (size_t)row, 4, "%s", r->group);
+			table_set(&t, (size_t)row, 5, "%s", r->profile_key);
+			table_set(&t, (size_t)row, 6, "%s", r->dut);
+			table_set(&t, (size_t)row, 7, "%s", r->failure);
+			counts[strcmp(r->status, "complete") == 0	  ? 0
+			       : strcmp(r->status, "incomplete") == 0 ? 1
+								      : 2]++;
+		}
+		table_md(&t, stdout);
+		printf("\n%zu runs: %zu complete, %zu incomplete, %zu invalid\n", rs.n, counts[0],
+		       counts[1], counts[2]);
+		table_free(&t);
+	}
+	runs_free(&rs);
+	return 0;
+}
+
+static int
+cmd_report(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct report_opts ro;
+	int ret;
+
+	if (parse_opts(argc, argv, &o) != 0)
+		return EXIT_USAGE;
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
+	if (ret != 0)
+		return ret;
+	ro = (struct report_opts){ o.out != NULL ? o.out : "report", o.base, o.nodes, o.nnodes,
+				   o.min_delta, o.link_bps };
+	ret = report_write(&rs, &ro) == 0 ? 0 : EXIT_INPUT;
+	runs_free(&rs);
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "runtime", cmd_runtime }, { "compare", cmd_compare }, { "sweep", cmd_sweep },
+		{ "report", cmd_report },   { "status", cmd_status },
+	};
+
+	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	warnx_("unknown command '%s'", argv[1]);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}

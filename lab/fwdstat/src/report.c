@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.c - writes OUT/<campaign>/{report.md,index.html,*.svg,*.png,*.dat,plots.gp} and
+ * OUT/index.html. Plots: per-node clocks/packet per group as bars with min..max error bars
+ * (one plot per profile), and NDR per frame size per DUT against the line rate.
+ */
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "compare.h"
+#include "report.h"
+#include "stats.h"
+#include "sweep.h"
+#include "table.h"
+#include "util.h"
+
+extern char **environ;
+
+struct plot {
+	char name[160];		/* file name without extension */
+	char title[200];
+};
+
+struct campaign_out {
+	char dir[4096];
+	struct plot plots[32];
+	size_t nplots;
+	FILE *gp;		/* gnuplot script */
+};
+
+static void
+safe_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i] != '\0'; i++) {
+		char c = src[i];
+
+		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					 (c >= '0' && c <= '9') || c == '-' || c == '.'
+				 ? c
+				 : '_';
+	}
+	dst[i] = '\0';
+}
+
+/* Prints a path as a gnuplot single-quoted string ('' stands for one quote). */
+static void
+gp_str(FILE *f, const char *dir, const char *name, const char *ext)
+{
+	fputc('\'', f);
+	for (const char *s = dir; *s != '\0'; s++)
+		fputs(*s == '\'' ? "''" : (char[]){ *s, 0 }, f);
+	fprintf(f, "/%s%s'", name, ext);
+}
+
+static void
+gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
+{
+	static const char *const terms[][2] = {
+		{ "svg size 960,540 dynamic enhanced font 'sans,12' background '#ffffff'",
+		  ".svg" },
+		{ "pngcairo size 960,540 enhanced font 'sans,10'", ".png" },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		fprintf(gp, "set terminal %s\nset output ", terms[i][0]);
+		gp_str(gp, co->dir, p->name, terms[i][1]);
+		fprintf(gp, "\n%s\nunset output\n", body);
+	}
+}
+
+static struct plot *
+plot_add(struct campaign_out *co, const char *name, const char *title)
+{
+	struct plot *p;
+
+	if (co->nplots == sizeof(co->plots) / sizeof(co->plots[0]))
+		return NULL;
+	p = &co->plots[co->nplots++];
+	str_copy(p->name, sizeof(p->name), name);
+	str_copy(p->title, sizeof(p->title), title);
+	return p;
+}
+
+/* One bar cluster per node, one bar per group, error bars min..max. */
+static int
+plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
+{
+	char name[160], path[4400], body[4096];
+	struct plot *p;
+	FILE *f;
+	size_t rows = 0, off;
+
+	safe_name(name, sizeof(name), c->profiles[prof]);
+	snprintf(path, sizeof(path), "clocks-%s", name);
+	str_copy(name, sizeof(name), path);
+	snprintf(path, sizeof(path), "%s/%s.dat", co->dir, name);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# node, then median min max clocks/packet per group:");
+	for (size_t g = 0; g < c->ngroups; g++)
+		fprintf(f, " %s", c->groups[g]);
+	fputc('\n', f);
+	for (size_t i = 0; i < c->nfigs; i++) {
+		const struct cmp_fig *fg = &c->figs[i];
+
+		if (fg->profile != prof || fg->kind != FIG_CPP)
+			continue;
+		fprintf(f, "\"%s\"", fg->node);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			struct summary s = stats_summarize(fg->g[g].v, fg->g[g].n);
+
+			if (s.n == 0)
+				fprintf(f, " NaN NaN NaN");
+			else
+				fprintf(f, " %.4f %.4f %.4f", s.median, s.min, s.max);
+		}
+		fputc('\n', f);
+		rows++;
+	}
+	fclose(f);
+	if (rows == 0) {
+		remove(path);
+		return 0;
+	}
+	snprintf(body, sizeof(body), "clocks/packet per node, %s (median, bars min..max)",
+		 c->profiles[prof]);
+	p = plot_add(co, name, body);
+	if (p == NULL)
+		return 0;
+	off = (size_t)snprintf(body, sizeof(body),
+			       "set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:*]\n"
+			       "set style data histograms\nset style histogram errorbars gap 2 "
+			       "lw 1\nset style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+			       "set xtics rotate by -35 nomirror\nset grid ytics\n"
+			       "set key top right\nset datafile missing 'NaN'\nplot ",
+			       p->title);
+	for (size_t g = 0; g < c->ngroups && off < sizeof(body); g++)
+		off += (size_t)snprintf(body + off, sizeof(body) - off,
+					"%s'%s/%s.dat' using %zu:%zu:%zu%s title '%s'",
+					g ? ", " : "", co->dir, name, 2 + 3 * g, 3 + 3 * g,
+					4 + 3 * g, g == 0 ? ":xtic(1)" : "", c->groups[g]);
+	gp_terminals(co->gp, co, p, body);
+	return 0;
+}
+
+static int
+plot_ndr(struct campaign_out *co, const struct sweep *s)
+{
+	char path[4400], body[4096];
+	struct plot *p;
+	size_t off;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ndr.dat", co->dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# frame_size line_rate_mpps, then NDR Mpps per DUT:");
+	for (size_t d = 0; d < s->nduts; d++)
+		fprintf(f, " %s", s->duts[d]);
+	fputc('\n', f);
+	for (size_t z = 0; z < s->nsizes; z++) {
+		fprintf(f, "%.0f %.6f", s->sizes[z], line_rate_pps(s->link_bps, s->sizes[z]) / 1e6);
+		for (size_t d = 0; d < s->nduts; d++) {
+			const struct samples *sm = &s->ndr[z][d];
+
+			if (sm->n == 0)
+				fprintf(f, " NaN");
+			else
+				fprintf(f, " %.6f", stats_median(sm->v, sm->n) / 1e6);
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+	snprintf(body, sizeof(body), "NDR per frame size against the %.3g Gb/s line rate",
+		 s->link_bps / 1e9);
+	p = plot_add(co, "ndr", body);
+	if (p == NULL)
+		return 0;
+	off = (size_t)snprintf(body, sizeof(body),
+			       "set title '%s'\nset xlabel 'frame size (bytes)'\n"
+			       "set ylabel 'Mpps'\nset logscale y\nset grid\nset key top right\n"
+			       "set datafile missing 'NaN'\nplot '%s/ndr.dat' using 1:2 with "
+			       "lines dt 2 lw 2 lc rgb '#555555' title 'line rate'",
+			       p->title, co->dir);
+	for (size_t d = 0; d < s->nduts && off < sizeof(body); d++)
+		off += (size_t)snprintf(body + off, sizeof(body) - off,
+					", '%s/ndr.dat' using 1:%zu with linespoints lw 2 pt 7 "
+					"title '%s NDR'", co->dir, 3 + d, s->duts[d]);
+	gp_terminals(co->gp, co, p, body);
+	return 0;
+}
+
+static int
+run_gnuplot(const char *script)
+{
+	char *argv[] = { "gnuplot", (char *)script, NULL };
+	pid_t pid;
+	int st, ret;
+
+	ret = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (ret != 0) {
+		warnx_("cannot run gnuplot (install gnuplot-nox): %s", strerror(ret));
+		return -ret;
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -errno;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		warnx_("gnuplot failed on %s", script);
+		return -EIO;
+	}
+	return 0;
+}
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
+	"<style>\nbody{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}\n"
+	"table{border-collapse:collapse;margin:1em 0;font-size:90%%}\n"
+	"th,td{border:1px solid #bbb;padding:3px 8px}th{background:#eee}\n"
+	".r{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"figure{margin:1em 0}img{max-width:100%%;border:1px solid #ddd}\n</style>\n"
+	"</head>\n<body>\n";
+
+/* Marks each plot with its rendered size once loaded, so a headless browser can check it. */
+static const char html_tail[] =
+	"<script>\nfor (const img of document.images) {\n"
+	"  const mark = () => img.setAttribute('data-rendered', img.naturalWidth + 'x' +\n"
+	"    img.naturalHeight);\n"
+	"  if (img.complete && img.naturalWidth > 0) mark(); else img.onload = mark;\n"
+	"  img.onerror = () => img.setAttribute('data-broken', 'yes');\n}\n</script>\n"
+	"</body>\n</html>\n";
+
+static void
+write_plots(FILE *md, FILE *html, const struct campaign_out *co)
+{
+	for (size_t i = 0; i < co->nplots; i++) {
+		const struct plot *p = &co->plots[i];
+
+		fprintf(md, "![%s](%s.svg)\n\n", p->title, p->name);
+		fprintf(html, "<figure><img src=\"%s.svg\" alt=\"", p->name);
+		html_put(html, p->title);
+		fprintf(html, "\" width=\"960\" height=\"540\"><figcaption>");
+		html_put(html, p->title);
+		fprintf(html, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.dat\">data</a>)"
+			      "</figcaption></figure>\n", p->name, p->name);
+	}
+}
+
+static void
+write_table(FILE *md, FILE *html, const char *title, struct table *t)
+{
+	fprintf(md, "## %s\n\n", title);
+	table_md(t, md);
+	fputs("\n", md);
+	fputs("<h2>", html);
+	html_put(html, title);
+	fputs("</h2>\n", html);
+	table_html(t, html);
+}
+
+static int
+report_campaign(const struct runset *rs, const struct report_opts *o, const char *camp,
+		struct campaign_out *co)
+{
+	struct cmp_opts cop = { camp, o->base, o->nodes, o->nnodes, o->min_delta };
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	struct cmp c;
+	struct table t;
+	char path[4400], err[512];
+	FILE *md = NULL, *html = NULL;
+	int have_cmp, have_sweep, ret = 0;
+
+	if (sw == NULL)
+		return -ENOMEM;
+	have_cmp = cmp_build(rs, &cop, &c, err, sizeof(err)) == 0;
+	have_sweep = sweep_build(rs, camp, o->link_bps, sw, err, sizeof(err)) == 0 &&
+		     sw->nsizes > 1;
+	snprintf(path, sizeof(path), "%s/plots.gp", co->dir);
+	co->gp = fopen(path, "w");
+	if (co->gp == NULL) {
+		ret = -errno;
+		goto out;
+	}
+	for (size_t p = 0; have_cmp && p < c.nprofiles && ret == 0; p++)
+		ret = plot_clocks(co, &c, p);
+	if (have_sweep && ret == 0)
+		ret = plot_ndr(co, sw);
+	fclose(co->gp);
+	co->gp = NULL;
+	if (ret == 0 && co->nplots > 0)
+		ret = run_gnuplot(path);
+	snprintf(path, sizeof(path), "%s/report.md", co->dir);
+	md = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/index.html", co->dir);
+	html = fopen(path, "w");
+	if (md == NULL || html == NULL) {
+		ret = -errno;
+		goto out;
+	}
+	fprintf(md, "# Campaign %s\n\n", camp);
+	fprintf(html, html_head, camp);
+	fputs("<h1>Campaign ", html);
+	html_put(html, camp);
+	fputs("</h1>\n", html);
+	if (have_cmp && cmp_table(&c, 0, &t) == 0) {
+		write_table(md, html, "Rates per group", &t);
+		cmp_print_summary_html(&c, html);
+	}
+	table_free(&t);
+	if (have_cmp && cmp_table(&c, 1, &t) == 0 && t.nrows > 0)
+		write_table(md, html, "Nodes per group (worker threads)", &t);
+	table_free(&t);
+	if (have_sweep && sweep_table(sw, &t) == 0)
+		write_table(md, html, "NDR per frame size", &t);
+	table_free(&t);
+	fputs("## Plots\n\n", md);
+	fputs("<h2>Plots</h2>\n", html);
+	write_plots(md, html, co);
+	if (!have_cmp && !have_sweep)
+		fputs("<p>No complete runs.</p>\n", html);
+	fputs(html_tail, html);
+out:
+	if (md != NULL)
+		fclose(md);
+	if (html != NULL)
+		fclose(html);
+	if (have_cmp)
+		cmp_free(&c);
+	sweep_free(sw);
+	free(sw);
+	return ret;
+}
+
+int
+report_write(const struct runset *rs, const struct report_opts *o)
+{
+	char path[4400], safe[160];
+	struct campaign_out *co = calloc(1, sizeof(*co));
+	FILE *idx;
+	int ret = 0;
+
+	if (co == NULL)
+		return -ENOMEM;
+	ret = mkdir_p(o->out);
+	snprintf(path, sizeof(path), "%s/index.html", o->out);
+	idx = ret == 0 ? fopen(path, "w") : NULL;
+	if (idx == NULL) {
+		warnx_("%s: %s", o->out, strerror(ret ? -ret : errno));
+		free(co);
+		return -EIO;
+	}
+	fprintf(idx, html_head, "fwdlab campaigns");
+	fputs("<h1>fwdlab campaigns</h1>\n<ul>\n", idx);
+	for (size_t i = 0; i < rs->n && ret == 0; i++) {
+		const char *camp = rs->v[i].campaign;
+		int seen = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(rs->v[k].campaign, camp) == 0;
+		if (seen)
+			continue;
+		memset(co, 0, sizeof(*co));
+		safe_name(safe, sizeof(safe), camp);
+		snprintf(co->dir, sizeof(co->dir), "%s/%s", o->out, safe);
+		ret = mkdir_p(co->dir);
+		if (ret == 0)
+			ret = report_campaign(rs, o, camp, co);
+		if (ret != 0) {
+			warnx_("%s: report failed: %s", co->dir, strerror(-ret));
+			break;
+		}
+		fprintf(idx, "<li><a href=\"%s/index.html\">", safe);
+		html_put(idx, camp);
+		fputs("</a></li>\n", idx);
+		printf("%s/index.html\n", co->dir);
+	}
+	fputs("</ul>\n", idx);
+	fputs(html_tail, idx);
+	fclose(idx);
+	free(co);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* runs.h - finds and loads run folders (meta.json, tgen.json, show_runtime.*). */
+#ifndef FWDSTAT_RUNS_H
+#define FWDSTAT_RUNS_H
+
+#include <stddef.h>
+
+#include "runtime.h"
+
+struct run {
+	char *dir;
+	char run[128], campaign[160], status[24], failure[160];
+	char experiment[24], group[32], profile[32], topology[16];
+	char dut[96];		/* dut.build_label, else dut.backend, else label */
+	char profile_key[96];	/* "udp/1500B", "udp/64B/253flows", "imix" */
+	int repeat, has_meta, has_tgen, has_rt;
+	double frame_size, flows, link_bps;
+	double ndr_pps, pdr_pps;	/* NaN when tgen.json lacks them */
+	char started_at[32];
+	struct rt_dump rt;
+};
+
+struct runset {
+	struct run *v;
+	size_t n, cap;
+};
+
+#define RUNS_LOAD_RUNTIME 1	/* also parse show_runtime.txt / .json */
+
+/*
+ * Collects the runs under each path (a run, a campaign or a results root). Returns 0,
+ * or -errno with a message in err when a path is missing or a run's file is malformed.
+ */
+int runs_collect(char *const *paths, int npaths, int flags, struct runset *rs, char *err,
+		 size_t errlen);
+void runs_free(struct runset *rs);
+/* Orders runs by campaign, then started_at, then name. */
+void runs_sort(struct runset *rs);
+/* Usable for statistics: status complete. Prints a warning for the others once. */
+int run_usable(const struct run *r, int warn);
+
+#endif

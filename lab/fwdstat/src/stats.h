@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* stats.h - the statistics fwdstat reports: medians, spreads, geomeans, verdicts. */
+#ifndef FWDSTAT_STATS_H
+#define FWDSTAT_STATS_H
+
+#include <stddef.h>
+
+struct summary {
+	size_t n;
+	double median, min, max;
+	double rel_spread;	/* (max - min) / median; 0 for n == 1; NaN for n == 0 */
+};
+
+/* Median of n values (mean of the middle two for an even n); NaN when n == 0. */
+double stats_median(const double *v, size_t n);
+/* NaN values are ignored. */
+struct summary stats_summarize(const double *v, size_t n);
+/* Geometric mean of positive ratios; NaN when n == 0 or any ratio <= 0. */
+double stats_geomean(const double *v, size_t n);
+
+enum verdict {
+	VERDICT_NOISE,		/* within noise */
+	VERDICT_UP,		/* significantly higher */
+	VERDICT_DOWN,		/* significantly lower */
+	VERDICT_FEW_RUNS,	/* a group has fewer than 2 runs */
+	VERDICT_NONE,		/* no data */
+};
+
+/*
+ * Decides whether the change from base to x is real: both groups have at least two runs,
+ * their min..max ranges do not overlap, and |delta| exceeds the larger relative spread
+ * and min_delta (a ratio, 0.01 for 1 %).
+ */
+enum verdict stats_verdict(const struct summary *base, const struct summary *x, double min_delta);
+/* (x - base) / base; NaN when base is not positive. */
+double stats_delta(double base, double x);
+/* Words for a verdict; higher_is_better picks faster/slower, -1 picks higher/lower. */
+const char *verdict_word(enum verdict v, int higher_is_better);
+
+#endif
