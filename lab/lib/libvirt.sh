@@ -1,0 +1,216 @@
+# shellcheck shell=bash
+# libvirt XML from topology data (nodes, links, CPU plan), and the KVM probe.
+# Object names carry the lab's prefix (FWDLAB_NAME, default "fwdlab") so that two labs
+# (a user's and a test's) never touch each other's domains, networks or bridges.
+
+LAB_NAME=${FWDLAB_NAME:-fwdlab}
+[[ $LAB_NAME =~ ^[a-z][a-z0-9]{0,7}$ ]] ||
+	die "FWDLAB_NAME '$LAB_NAME': 1 to 8 lower-case letters and digits, a letter first"
+
+dom_name() { echo "$LAB_NAME-$1"; }
+mgmt_net() { echo "$LAB_NAME-mgmt"; }
+mgmt_bridge() { echo "$LAB_NAME-m"; }
+link_net() { echo "$LAB_NAME-link$1"; }
+link_bridge() { echo "$LAB_NAME-l$1"; }
+
+# node_mac NODE IFACE_INDEX: a stable locally administered MAC per node and interface.
+node_mac() {
+	local h
+	h=$(printf '%s/%s/%s' "$LAB_NAME" "$1" "$2" | md5sum)
+	printf '52:54:00:%s:%s:%s\n' "${h:0:2}" "${h:2:2}" "${h:4:2}"
+}
+
+xml_escape() {
+	local s=$1
+	s=${s//&/&amp;}
+	s=${s//</&lt;}
+	s=${s//>/&gt;}
+	s=${s//\'/&apos;}
+	printf '%s' "$s"
+}
+
+# gen_mgmt_net CONF: the management network: own bridge, DHCP, a fixed address per node.
+gen_mgmt_net() {
+	local conf=$1 subnet node
+	subnet=$(kv_get "$conf" mgmt_subnet 192.168.150)
+	subnet=${FWDLAB_MGMT_SUBNET:-$subnet}
+	cat <<EOF
+<network>
+  <name>$(mgmt_net)</name>
+  <bridge name='$(mgmt_bridge)' stp='off' delay='0'/>
+  <ip address='$subnet.1' netmask='255.255.255.0'>
+    <dhcp>
+      <range start='$subnet.100' end='$subnet.199'/>
+EOF
+	for node in $(kv_get "$conf" nodes); do
+		printf "      <host mac='%s' name='%s' ip='%s.%s'/>\n" "$(node_mac "$node" 0)" \
+			"$(dom_name "$node")" "$subnet" "$(kv_get "$conf" "$node.mgmt_host")"
+	done
+	cat <<EOF
+    </dhcp>
+  </ip>
+</network>
+EOF
+}
+
+# gen_link_net CONF INDEX: an isolated data network: no IP, no DHCP, jumbo MTU.
+gen_link_net() {
+	cat <<EOF
+<network>
+  <name>$(link_net "$2")</name>
+  <bridge name='$(link_bridge "$2")' stp='off' delay='0'/>
+  <mtu size='$(kv_get "$1" data_mtu 9000)'/>
+</network>
+EOF
+}
+
+# node_ports CONF NODE: "INDEX PORT" per data link the node is on, in link order.
+node_ports() {
+	local conf=$1 node=$2 i=0 l a b
+	for l in $(kv_get "$conf" links); do
+		a=${l%%-*} b=${l#*-}
+		[ "${a%%.*}" = "$node" ] && echo "$i ${a#*.}"
+		[ "${b%%.*}" = "$node" ] && echo "$i ${b#*.}"
+		i=$((i + 1))
+	done
+}
+
+# gen_domain CONF NODE ACCEL DISK SEED_DIR CONSOLE_LOG KERNEL INITRD: the node's domain
+# XML. The images boot their kernel directly (images/README.md); the command line is the
+# one provisioning/make-seed wrote beside the seed (SEED_DIR/cmdline).
+# Reads PLAN_<node>_VCPUPIN and PLAN_<node>_EMU (plan_compute).
+gen_domain() {
+	local conf=$1 node=$2 accel=$3 disk=$4 seed=$5 log=$6 kernel=$7 initrd=$8
+	local vcpus mem pins emu p cpu driver slot idx port
+	vcpus=$(kv_get "$conf" "$node.vcpus" 1)
+	mem=$(kv_get "$conf" "$node.memory_mib" 1024)
+	pins=PLAN_${node}_VCPUPIN emu=PLAN_${node}_EMU
+	if [ "$accel" = kvm ]; then
+		cpu="<cpu mode='host-passthrough' check='none'/>"
+	else
+		cpu="<cpu mode='maximum' check='none'/>"
+	fi
+	# vhost-net needs KVM's ioeventfd; under TCG QEMU's own virtio-net backend is used.
+	driver="<driver name='qemu'/>"
+	if [ "$accel" = kvm ] && [ -c /dev/vhost-net ]; then driver="<driver name='vhost'/>"; fi
+	cat <<EOF
+<domain type='$([ "$accel" = kvm ] && echo kvm || echo qemu)'>
+  <name>$(dom_name "$node")</name>
+  <metadata>
+    <fwdlab:node xmlns:fwdlab='https://fwdlab.invalid/xmlns/1'>$node</fwdlab:node>
+  </metadata>
+  <memory unit='MiB'>$mem</memory>
+  <memoryBacking>
+    <hugepages/>
+  </memoryBacking>
+  <vcpu placement='static'>$vcpus</vcpu>
+  <cputune>
+EOF
+	for p in ${!pins}; do
+		printf "    <vcpupin vcpu='%s' cpuset='%s'/>\n" "${p%%:*}" "${p#*:}"
+	done
+	cat <<EOF
+    <emulatorpin cpuset='${!emu}'/>
+  </cputune>
+  <os>
+    <type arch='x86_64' machine='q35'>hvm</type>
+    <kernel>$(xml_escape "$kernel")</kernel>
+    <initrd>$(xml_escape "$initrd")</initrd>
+    <cmdline>$(xml_escape "$(cat "$seed/cmdline" 2>/dev/null || echo '(written by make-seed)')")</cmdline>
+  </os>
+  <features>
+    <acpi/>
+    <apic/>
+  </features>
+  $cpu
+  <clock offset='utc'/>
+  <on_poweroff>destroy</on_poweroff>
+  <on_reboot>restart</on_reboot>
+  <on_crash>destroy</on_crash>
+  <devices>
+    <emulator>/usr/bin/qemu-system-x86_64</emulator>
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='qcow2' discard='unmap'/>
+      <source file='$(xml_escape "$disk")'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='raw'/>
+      <source file='$(xml_escape "$seed/seed.iso")'/>
+      <target dev='vdb' bus='virtio'/>
+      <readonly/>
+    </disk>
+    <interface type='network'>
+      <mac address='$(node_mac "$node" 0)'/>
+      <source network='$(mgmt_net)'/>
+      <model type='virtio'/>
+      <address type='pci' domain='0x0000' bus='0x00' slot='$(printf '0x%02x' \
+		"$(kv_get "$conf" pci_slot.mgmt 3)")' function='0x0'/>
+    </interface>
+EOF
+	while read -r idx port; do
+		slot=$(kv_get "$conf" "pci_slot.$port")
+		[ -n "$slot" ] || die "$TOPO_CONF: no pci_slot.$port for $node.$port"
+		cat <<EOF
+    <interface type='network'>
+      <mac address='$(node_mac "$node" $((idx + 1)))'/>
+      <source network='$(link_net "$idx")'/>
+      <model type='virtio'/>
+      $driver
+      <mtu size='$(kv_get "$conf" data_mtu 9000)'/>
+      <address type='pci' domain='0x0000' bus='0x00' slot='$(printf '0x%02x' "$slot")' function='0x0'/>
+    </interface>
+EOF
+	done < <(node_ports "$conf" "$node")
+	cat <<EOF
+    <serial type='pty'>
+      <log file='$(xml_escape "$log")' append='on'/>
+      <target type='isa-serial' port='0'/>
+    </serial>
+    <console type='pty'>
+      <target type='serial' port='0'/>
+    </console>
+    <channel type='unix'>
+      <target type='virtio' name='org.qemu.guest_agent.0'/>
+    </channel>
+    <rng model='virtio'>
+      <backend model='random'>/dev/urandom</backend>
+    </rng>
+    <memballoon model='none'/>
+  </devices>
+</domain>
+EOF
+}
+
+# kvm_probe: "kvm" when a KVM guest gets as far as the Linux banner within a time box,
+# else "tcg". /dev/kvm alone proves nothing (on some hosts a guest hangs in the kernel
+# decompressor). FWDLAB_ACCEL=kvm|tcg skips the probe.
+kvm_probe() {
+	local kernel out rc
+	if [ -n "${FWDLAB_ACCEL:-}" ]; then
+		echo "$FWDLAB_ACCEL"
+		return
+	fi
+	if [ ! -c /dev/kvm ]; then
+		echo tcg
+		return
+	fi
+	kernel=${FWDLAB_PROBE_KERNEL:-}
+	if [ -z "$kernel" ]; then
+		kernel=$(find /boot "$TOP/images/out" -maxdepth 1 -name 'vmlinuz*' 2>/dev/null | head -n1)
+	fi
+	if [ -z "$kernel" ]; then
+		# No kernel to boot: -cpu host is the next best sign (it fails at once where KVM
+		# cannot run guests), with a boot ROM that halts.
+		rc=0
+		timeout 5 qemu-system-x86_64 -accel kvm -cpu host -m 64 -display none \
+			-no-reboot -nodefaults -S -monitor none -serial none </dev/null >/dev/null 2>&1 ||
+			rc=$?
+		if [ "$rc" -eq 124 ]; then echo kvm; else echo tcg; fi
+		return
+	fi
+	out=$(timeout "${FWDLAB_PROBE_SECONDS:-20}" qemu-system-x86_64 -accel kvm -cpu host -m 256 \
+		-display none -no-reboot -nodefaults -serial stdio -kernel "$kernel" \
+		-append 'console=ttyS0 panic=-1' </dev/null 2>/dev/null | head -c 65536 || true)
+	if grep -q 'Linux version' <<<"$out"; then echo kvm; else echo tcg; fi
+}

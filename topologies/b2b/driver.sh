@@ -1,0 +1,445 @@
+# shellcheck shell=bash
+# b2b topology driver: a TG VM and a DUT VM on libvirt, two isolated data links, a
+# management network. Sourced by lab/fwdlab; the lab's state (generated XML, disks, seeds,
+# ssh key, console logs) lives in $STATE (.lab/b2b by default).
+
+# shellcheck source=lab/lib/plan.sh
+. "$LAB_DIR/lib/plan.sh"
+# shellcheck source=lab/lib/libvirt.sh
+. "$LAB_DIR/lib/libvirt.sh"
+
+B2B_KEYS="nodes links data_mtu mgmt_subnet host_cpus pci_slot.mgmt pci_slot.port0 \
+pci_slot.port1"
+B2B_NODE_KEYS="uri image role vcpus memory_mib forwarding_vcpus mgmt_host ssh_proxy"
+GUEST_RUN=/var/tmp/fwdlab
+
+topo_conf_check() {
+	local keys=$B2B_KEYS node k nodes
+	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
+	nodes=$(kv_get "$TOPO_CONF" nodes)
+	for node in $nodes; do
+		for k in $B2B_NODE_KEYS; do keys+=" $node.$k"; done
+	done
+	# shellcheck disable=SC2086 # a list of keys
+	kv_check "$TOPO_CONF" $keys >&2 || die "bad topology file (see above)"
+	for node in $nodes; do
+		for k in role vcpus memory_mib mgmt_host image; do
+			[ -n "$(kv_get "$TOPO_CONF" "$node.$k")" ] || die "$TOPO_CONF: $node.$k is missing"
+		done
+	done
+	[ -n "$(node_by_role dut)" ] || die "$TOPO_CONF: no node with role = dut"
+	[ -n "$(node_by_role tg)" ] || die "$TOPO_CONF: no node with role = tg"
+}
+
+node_by_role() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		if [ "$(kv_get "$TOPO_CONF" "$node.role")" = "$1" ]; then
+			echo "$node"
+			return
+		fi
+	done
+}
+
+node_uri() { kv_get "$TOPO_CONF" "$1.uri" qemu:///system; }
+node_ip() {
+	local subnet
+	subnet=${FWDLAB_MGMT_SUBNET:-$(kv_get "$TOPO_CONF" mgmt_subnet 192.168.150)}
+	echo "$subnet.$(kv_get "$TOPO_CONF" "$1.mgmt_host")"
+}
+vsh() { # URI ARGS...
+	local uri=$1
+	shift
+	virsh -q -c "$uri" "$@"
+}
+# A node's data MAC by port name: the NIC index is the link index + 1.
+port_mac() { # NODE PORT
+	local idx port
+	while read -r idx port; do
+		if [ "$port" = "$2" ]; then
+			node_mac "$1" $((idx + 1))
+			return
+		fi
+	done < <(node_ports "$TOPO_CONF" "$1")
+	die "$TOPO_CONF: $1 has no $2"
+}
+
+topo_accel() { cat "$STATE/accel" 2>/dev/null || echo unknown; }
+topo_is_slow() { [ "$(topo_accel)" != kvm ]; }
+
+# ---- plan -------------------------------------------------------------------------------
+
+topo_plan() {
+	topo_conf_check
+	local rc=0
+	plan_compute "$TOPO_CONF" || rc=$?
+	cat "$STATE/plan.txt"
+	echo "  (fwd) = forwarding vCPU; emulator = QEMU's emulator threads"
+	if [ "$rc" -eq 3 ]; then
+		if [ "$SMOKE" = 1 ]; then
+			warn "forwarding vCPUs share host CPUs: allowed for this smoke run only"
+		else
+			die "forwarding vCPUs share host CPUs: numbers would measure the scheduler." \
+				"Give the plan more CPUs, fewer forwarding vCPUs, or pass --smoke"
+		fi
+	elif [ "$rc" -ne 0 ]; then
+		die "plan failed"
+	fi
+}
+
+# ---- ssh --------------------------------------------------------------------------------
+
+ssh_opts() {
+	local node=$1 proxy
+	printf '%s\n' -i "$STATE/id_ed25519" -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
+		-o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=6
+	proxy=$(kv_get "$TOPO_CONF" "$node.ssh_proxy")
+	if [ -n "$proxy" ]; then printf '%s\n' -o "ProxyJump=$proxy"; fi
+}
+
+node_ssh() { # NODE CMD...  (CMD is a shell command line for the guest)
+	local node=$1 opts
+	shift
+	mapfile -t opts < <(ssh_opts "$node")
+	command ssh "${opts[@]}" "root@$(node_ip "$node")" "$@"
+}
+
+topo_ssh() {
+	local node=$1
+	shift
+	[ -n "$(kv_get "$TOPO_CONF" "$node.role")" ] || die "no node $node in $TOPO_CONF"
+	local opts
+	mapfile -t opts < <(ssh_opts "$node")
+	if [ $# -eq 0 ]; then
+		exec ssh -t "${opts[@]}" "root@$(node_ip "$node")"
+	fi
+	node_ssh "$node" "$@"
+}
+
+topo_console() {
+	local node=$1
+	[ -n "$(kv_get "$TOPO_CONF" "$node.role")" ] || die "no node $node in $TOPO_CONF"
+	exec virsh -c "$(node_uri "$node")" console "$(dom_name "$node")"
+}
+
+ssh_key() {
+	if [ ! -s "$STATE/id_ed25519" ]; then
+		ssh-keygen -q -t ed25519 -N '' -C "fwdlab-$LAB_NAME" -f "$STATE/id_ed25519"
+	fi
+	chmod 0600 "$STATE/id_ed25519"
+}
+
+# ---- the DUT and the TG -----------------------------------------------------------------
+
+dut_ctl() {
+	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl "$(printf '%q ' "$@")"
+}
+
+dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json; }
+dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200'; }
+
+vfwd_answers() { dut_ctl show version >/dev/null 2>&1; }
+tgen_answers() { node_ssh "$(node_by_role tg)" /opt/tgen/bin/tgen --version >/dev/null 2>&1; }
+
+# tgen_invoke RUN_DIR MODE ARGS...: tgen in the TG VM, with trial hooks that reach the DUT
+# over the management network; the JSON and the per-trial dumps come back to RUN_DIR.
+tgen_invoke() {
+	local rundir=$1 tg id gdir rc=0 args
+	shift
+	tg=$(node_by_role tg)
+	id=$(basename "$(dirname "$rundir")")-$(basename "$rundir")
+	gdir=$GUEST_RUN/$id
+	args=$(printf '%q ' "$@")
+	node_ssh "$tg" "rm -rf $gdir && mkdir -p $gdir/trials && cd $gdir &&
+		/opt/tgen/bin/tgen $args $(tgen_port_args) --json $gdir/tgen.json \
+		--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl' \
+		--post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'" || rc=$?
+	node_ssh "$tg" "cat $gdir/tgen.json" 2>/dev/null | atomic_write "$rundir/tgen.json" ||
+		rm -f "$rundir/tgen.json"
+	if [ ! -s "$rundir/tgen.json" ]; then rm -f "$rundir/tgen.json"; fi
+	local tmp
+	tmp=$(mktemp -d "$rundir/.trials.XXXXXX")
+	node_ssh "$tg" "tar -C $gdir/trials -cf - ." 2>/dev/null | tar -C "$tmp" -xf - || true
+	local t
+	for t in "$tmp"/[0-9]*; do
+		[ -d "$t" ] && mv "$t" "$rundir/trials/"
+	done
+	rm -rf "$tmp"
+	node_ssh "$tg" "rm -rf $gdir" || true
+	return "$rc"
+}
+
+# tgen's ports in the TG VM: the two data NICs (fixed PCI slots), the DUT's MACs as the
+# destination of each port's traffic.
+tgen_port_args() {
+	local dut
+	dut=$(node_by_role dut)
+	printf -- '--dst-mac %s --dst-mac %s' "$(port_mac "$dut" port0)" "$(port_mac "$dut" port1)"
+}
+
+topo_abort() {
+	node_ssh "$(node_by_role tg)" 'pkill -INT -x tgen' 2>/dev/null || true
+}
+
+topo_swap() {
+	local build=$1 dut
+	dut=$(node_by_role dut)
+	say "swap: copying $build to the DUT"
+	tar -C "$build" -cf - . | node_ssh "$dut" 'set -e
+		rm -rf /opt/vfwd.new && mkdir -p /opt/vfwd.new && tar -C /opt/vfwd.new -xf -
+		systemctl stop vfwd.service
+		rm -rf /opt/vfwd.old && mv /opt/vfwd /opt/vfwd.old && mv /opt/vfwd.new /opt/vfwd
+		systemctl start vfwd.service' || die "swap: copying or restarting vfwd failed"
+	wait_until 60 "vfwd to answer" vfwd_answers || die "swap: vfwd does not answer"
+}
+
+topo_require_up() {
+	vfwd_answers || die "the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY)"
+}
+
+topo_access() {
+	local node
+	echo "lab $LAB_NAME ($TOPOLOGY, $(topo_accel)) is up:"
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		printf '  %-4s %s  fwdlab ssh %s | fwdlab console %s  (log %s)\n' "$node" \
+			"$(node_ip "$node")" "$node" "$node" "$STATE/$node-console.log"
+	done
+	echo "  vfwd CLI: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show runtime"
+}
+
+# ---- up ---------------------------------------------------------------------------------
+
+node_image() {
+	local image
+	image=$(kv_get "$TOPO_CONF" "$1.image")
+	[[ $image == /* ]] || image=$TOP/$image
+	echo "$image"
+}
+
+# node_xml NODE ACCEL: the node's domain XML (plan.env must be loaded).
+node_xml() {
+	local base
+	base=$(node_image "$1")
+	base=${base%.qcow2}
+	gen_domain "$TOPO_CONF" "$1" "$2" "$STATE/$1.qcow2" "$STATE/$1-seed" \
+		"$STATE/$1-console.log" "$base.vmlinuz" "$base.initrd"
+}
+
+# topo_xml DIR: the networks' XML into DIR (mgmt.xml, linkN.xml).
+topo_xml() {
+	local i nlinks
+	mkdir -p "$1"
+	gen_mgmt_net "$TOPO_CONF" >"$1/mgmt.xml"
+	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
+	for ((i = 0; i < nlinks; i++)); do gen_link_net "$TOPO_CONF" "$i" >"$1/link$i.xml"; done
+}
+
+# xml DIR: every XML `up` would define, for reading and validation (no seeds, no disks).
+topo_xml_all() {
+	local dir=$1 node
+	topo_conf_check
+	SMOKE=1 topo_plan >/dev/null
+	# shellcheck source=/dev/null
+	. "$STATE/plan.env"
+	topo_xml "$dir"
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		node_xml "$node" "${FWDLAB_ACCEL:-tcg}" >"$dir/$node.xml"
+	done
+	ls "$dir"/*.xml
+}
+
+# node_files NODE: builds the node's overlay disk and seed if absent.
+node_files() {
+	local node=$1 role image seed_args=() disk
+	role=$(kv_get "$TOPO_CONF" "$node.role")
+	image=$(node_image "$node")
+	disk=$STATE/$node.qcow2
+	if [ ! -s "$disk" ]; then
+		qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk" || die "qemu-img failed"
+	fi
+	local seed=$STATE/$node-seed fwd
+	fwd=$(kv_get "$TOPO_CONF" "$node.forwarding_vcpus")
+	seed_args=(--role "$role" --hostname "$(dom_name "$node")" --ssh-key "$STATE/id_ed25519.pub"
+		--mgmt-mac "$(node_mac "$node" 0)" --out "$seed")
+	if [ -n "$fwd" ]; then seed_args+=(--isolate "$fwd"); fi
+	local idx port
+	while read -r idx port; do
+		seed_args+=(--data-mac "$(node_mac "$node" $((idx + 1)))")
+	done < <(node_ports "$TOPO_CONF" "$node")
+	if [ "$role" = dut ]; then
+		dut_setup_cli >"$STATE/$node-setup.cli"
+		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli")
+	fi
+	"$TOP/provisioning/make-seed" "${seed_args[@]}" >/dev/null || die "make-seed failed for $node"
+}
+
+dut_setup_cli() {
+	local tg line
+	tg=$(node_by_role tg)
+	sed -e "s/@$tg\.port0\.mac@/$(port_mac "$tg" port0)/g" \
+		-e "s/@$tg\.port1\.mac@/$(port_mac "$tg" port1)/g" "$TOPO_DIR/setup.cli.in" |
+		while IFS= read -r line; do
+			case "$line" in "#"* | "") continue ;; esac
+			[[ $line != *@*@* ]] || die "$TOPO_DIR/setup.cli.in: unfilled placeholder: $line"
+			echo "$line"
+		done
+}
+
+images_present() {
+	local node image
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		image=$(node_image "$node")
+		[ -s "$image" ] && [ -s "${image%.qcow2}.vmlinuz" ] || return 1
+	done
+}
+
+net_up() { # URI NAME XMLFILE
+	if ! vsh "$1" net-info "$2" >/dev/null 2>&1; then
+		vsh "$1" net-define "$3" >/dev/null || die "net-define $2 failed"
+	fi
+	if ! vsh "$1" net-info "$2" 2>/dev/null | grep -Eq '^Active: +yes'; then
+		vsh "$1" net-start "$2" >/dev/null || die "net-start $2 failed"
+	fi
+}
+
+topo_up() {
+	topo_conf_check
+	mkdir -p "$STATE/xml"
+	local accel
+	if [ ! -s "$STATE/accel" ]; then
+		say "probing KVM (time-boxed)"
+		kvm_probe >"$STATE/accel"
+	fi
+	accel=$(topo_accel)
+	if [ "$accel" = tcg ]; then
+		warn "KVM cannot run guests here: using TCG (software emulation)."
+		warn "TCG proves the data path; its packet rates are not performance figures."
+		SMOKE=1
+	fi
+	topo_plan
+	# shellcheck source=/dev/null
+	. "$STATE/plan.env"
+	if ! images_present; then
+		say "VM images missing: building them (make images)"
+		make -C "$TOP" images || die "make images failed"
+	fi
+	ssh_key
+	local node mem=0 uri
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		if uri_is_local "$(node_uri "$node")"; then
+			mem=$((mem + $(kv_get "$TOPO_CONF" "$node.memory_mib")))
+		fi
+	done
+	hugepages_reserve $(((mem + 1) / 2))
+	topo_xml "$STATE/xml"
+	local i nlinks
+	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
+	local uris=()
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		uri=$(node_uri "$node")
+		[[ " ${uris[*]} " == *" $uri "* ]] || uris+=("$uri")
+	done
+	for uri in "${uris[@]}"; do
+		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml"
+		for ((i = 0; i < nlinks; i++)); do
+			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml"
+		done
+	done
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		uri=$(node_uri "$node")
+		if vsh "$uri" domstate "$(dom_name "$node")" 2>/dev/null | grep -q running; then
+			say "$node already runs"
+			continue
+		fi
+		node_files "$node"
+		node_xml "$node" "$accel" >"$STATE/xml/$node.xml"
+		vsh "$uri" define "$STATE/xml/$node.xml" >/dev/null || die "define $node failed"
+		vsh "$uri" start "$(dom_name "$node")" >/dev/null || die "start $node failed"
+		say "$node started ($(dom_name "$node") on $uri)"
+	done
+	local limit=600
+	[ "$accel" = kvm ] && limit=180
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		wait_until "$limit" "ssh to $node" node_ssh "$node" true ||
+			die "$node does not answer ssh at $(node_ip "$node"); console: $STATE/$node-console.log"
+	done
+	tg_install_hooks
+	wait_until "$limit" "vfwd in the DUT" vfwd_answers ||
+		die "vfwd does not answer in the DUT (fwdlab ssh dut journalctl -u vfwd)"
+	wait_until 60 "tgen in the TG" tgen_answers || die "tgen does not run in the TG"
+}
+
+# The TG runs the trial hooks; they reach the DUT's vfwdctl over the management network
+# with the lab's key (the key lives in the lab's VMs and $STATE only).
+tg_install_hooks() {
+	local tg dut
+	tg=$(node_by_role tg)
+	dut=$(node_by_role dut)
+	node_ssh "$tg" 'mkdir -p /opt/fwdlab /root/.ssh && umask 077 &&
+		cat >/root/.ssh/fwdlab_lab' <"$STATE/id_ed25519"
+	node_ssh "$tg" 'cat >/opt/fwdlab/trial-hook && chmod 0755 /opt/fwdlab/trial-hook' \
+		<"$LAB_DIR/trial-hook"
+	node_ssh "$tg" "cat >/opt/fwdlab/dutctl && chmod 0755 /opt/fwdlab/dutctl" <<EOF
+#!/bin/sh
+exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	-o LogLevel=ERROR -o BatchMode=yes root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl "\$@"
+EOF
+}
+
+# ---- down and status --------------------------------------------------------------------
+
+topo_down() {
+	topo_conf_check
+	local node uri dom i nlinks uris=()
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		uri=$(node_uri "$node")
+		dom=$(dom_name "$node")
+		[[ " ${uris[*]} " == *" $uri "* ]] || uris+=("$uri")
+		if vsh "$uri" dominfo "$dom" >/dev/null 2>&1; then
+			vsh "$uri" destroy "$dom" >/dev/null 2>&1 || true
+			vsh "$uri" undefine "$dom" --nvram >/dev/null 2>&1 ||
+				vsh "$uri" undefine "$dom" >/dev/null || warn "undefine $dom failed"
+			say "removed domain $dom"
+		fi
+	done
+	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
+	for uri in "${uris[@]}"; do
+		local nets=("$(mgmt_net)")
+		for ((i = 0; i < nlinks; i++)); do nets+=("$(link_net "$i")"); done
+		local n
+		for n in "${nets[@]}"; do
+			if vsh "$uri" net-info "$n" >/dev/null 2>&1; then
+				vsh "$uri" net-destroy "$n" >/dev/null 2>&1 || true
+				vsh "$uri" net-undefine "$n" >/dev/null || warn "net-undefine $n failed"
+				say "removed network $n"
+			fi
+		done
+	done
+	# Bridges libvirt left behind (a libvirtd that died mid-way) go too.
+	local br
+	for br in "$(mgmt_bridge)" $(for ((i = 0; i < nlinks; i++)); do link_bridge "$i"; done); do
+		if ip link show "$br" >/dev/null 2>&1; then
+			ip link del "$br" && say "removed bridge $br"
+		fi
+	done
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		rm -rf "${STATE:?}/$node.qcow2" "$STATE/$node-seed" "$STATE/$node-setup.cli" \
+			"$STATE/$node-console.log"
+	done
+	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" \
+		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run"
+}
+
+topo_status() {
+	topo_conf_check
+	local node uri dom st
+	echo "topology b2b, lab $LAB_NAME, accel $(topo_accel)"
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		uri=$(node_uri "$node")
+		dom=$(dom_name "$node")
+		st=$(vsh "$uri" domstate "$dom" 2>/dev/null || echo "not defined")
+		printf '  %-4s %-14s %-12s %s\n' "$node" "$dom" "$st" "$(node_ip "$node")"
+	done
+	if vfwd_answers; then echo "  vfwd answers"; else echo "  vfwd does not answer"; fi
+}

@@ -1,0 +1,216 @@
+# shellcheck shell=bash
+# host topology driver: vfwd and tgen as host processes wired by vhost-user sockets,
+# --no-huge, no VM. Sourced by lab/fwdlab. The lab's state lives in $STATE (.lab/host):
+#   vfwd/            the live vfwd build (a copy, as /opt/vfwd in the DUT VM)
+#   run/             sockets (port0.sock, port1.sock, cli.sock), startup.conf
+#   vfwd.pid, vfwd.log, tgen-link.log
+# tgen runs per experiment (it connects, runs its trials, exits); vfwd keeps running.
+
+HOST_KEYS="vfwd.main_core vfwd.workers vfwd.eal_args vfwd.num_mbufs vfwd.port0_mac \
+vfwd.port1_mac tgen.eal_args tgen.link_bps"
+
+topo_conf_check() {
+	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
+	# shellcheck disable=SC2086 # a list of keys
+	kv_check "$TOPO_CONF" $HOST_KEYS >&2 || die "bad topology file (see above)"
+	[[ $STATE != *[[:space:]]* ]] || die "the lab folder $STATE must not contain spaces"
+}
+
+conf() { kv_get "$TOPO_CONF" "$1" "${2-}"; }
+
+# Unique per lab folder, so that two labs (a user's and a test's) never share DPDK files.
+lab_prefix() { printf '%s' "$STATE" | md5sum | cut -c1-8; }
+
+vfwd_bin() { echo "$STATE/vfwd/bin/vfwd"; }
+vfwdctl_cmd() { echo "$STATE/vfwd/bin/vfwdctl -s $STATE/run/cli.sock"; }
+tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
+
+tgen_eal() {
+	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
+		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
+	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
+}
+
+topo_accel() { echo none; }
+topo_is_slow() { return 1; }
+
+topo_plan() {
+	topo_conf_check
+	cat <<EOF
+host topology: no VM; processes on this host's CPUs ($(nproc) online)
+  vfwd  main lcore $(conf vfwd.main_core), workers $(conf vfwd.workers), EAL: $(conf vfwd.eal_args)
+  tgen  EAL: $(conf tgen.eal_args)
+EOF
+	if [ "$(nproc)" -lt 4 ]; then
+		echo "  note: vfwd and tgen share CPUs on this host; rates are noisy (compare ratios)"
+	fi
+}
+
+# ---- the DUT and tgen -------------------------------------------------------------------
+
+dut_ctl() {
+	# shellcheck disable=SC2046 # the command line is words
+	$(vfwdctl_cmd) "$@"
+}
+
+dut_build_info() { cat "$STATE/vfwd/build-info.json"; }
+dut_dmesg() { echo "(host topology: no guest; the last lines of vfwd's log)"; tail -n 100 "$STATE/vfwd.log"; }
+vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null 2>&1; }
+
+topo_require_up() {
+	topo_conf_check
+	vfwd_answers || die "the host lab is not up (fwdlab up --topology host)"
+}
+
+tgen_port_args() {
+	printf -- '--dst-mac %s --dst-mac %s' "$(conf vfwd.port0_mac)" "$(conf vfwd.port1_mac)"
+}
+
+# tgen_invoke RUN_DIR MODE ARGS...: one tgen run against the running vfwd, with the trial
+# hooks; writes RUN_DIR/tgen.json.
+tgen_invoke() {
+	local rundir=$1 mode=$2 rc=0 ctl hook
+	shift 2
+	ctl=$(vfwdctl_cmd)
+	hook="$LAB_DIR/trial-hook"
+	# shellcheck disable=SC2046 # tgen_port_args is words
+	"$(tgen_bin)" "$mode" "$@" $(tgen_port_args) --link-bps "$(conf tgen.link_bps)" \
+		--eal-args "$(tgen_eal)" --json "$rundir/tgen.json.tmp" \
+		--pre-trial "$hook pre $rundir/trials '$ctl'" \
+		--post-trial "$hook post $rundir/trials '$ctl'" </dev/null &
+	TGEN_PID=$!
+	wait "$TGEN_PID" || rc=$?
+	TGEN_PID=""
+	if [ -s "$rundir/tgen.json.tmp" ]; then
+		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
+	else
+		rm -f "$rundir/tgen.json.tmp"
+	fi
+	return "$rc"
+}
+
+topo_abort() {
+	if [ -n "${TGEN_PID:-}" ]; then kill -INT "$TGEN_PID" 2>/dev/null || true; fi
+}
+
+# ---- up / down ----------------------------------------------------------------------------
+
+host_startup_conf() {
+	local run=$STATE/run
+	cat <<EOF
+unix    { cli-listen $run/cli.sock  exec $TOPO_DIR/setup.cli }
+cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers) }
+dpdk    {
+          eal-args "$(conf vfwd.eal_args) --file-prefix vfwd-$(lab_prefix) --no-pci"
+          num-mbufs $(conf vfwd.num_mbufs)
+          vdev net_virtio_user0,path=$run/port0.sock,server=1,queue_size=1024,mac=$(conf vfwd.port0_mac) { name port0 }
+          vdev net_virtio_user1,path=$run/port1.sock,server=1,queue_size=1024,mac=$(conf vfwd.port1_mac) { name port1 }
+        }
+EOF
+}
+
+# vfwd_start: starts vfwd from $STATE/vfwd, then lets a `tgen link` connect to its sockets
+# (vfwd's EAL init waits for the vhost side), then waits for its CLI.
+vfwd_start() {
+	local bin
+	bin=$(vfwd_bin)
+	[ -x "$bin" ] || die "$bin is missing"
+	mkdir -p "$STATE/run"
+	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
+	host_startup_conf | atomic_write "$STATE/run/startup.conf"
+	setsid "$bin" -c "$STATE/run/startup.conf" >"$STATE/vfwd.log" 2>&1 </dev/null &
+	echo $! >"$STATE/vfwd.pid"
+	wait_until 30 "vfwd's sockets" test -S "$STATE/run/port1.sock" || {
+		tail -n 20 "$STATE/vfwd.log" >&2
+		die "vfwd did not create its vhost-user sockets (log: $STATE/vfwd.log)"
+	}
+	timeout 60 "$(tgen_bin)" link --eal-args "$(tgen_eal)" >"$STATE/tgen-link.log" 2>&1 || {
+		tail -n 20 "$STATE/tgen-link.log" >&2
+		die "tgen link failed (log: $STATE/tgen-link.log)"
+	}
+	wait_until 30 "vfwd's CLI" vfwd_answers || {
+		tail -n 20 "$STATE/vfwd.log" >&2
+		die "vfwd does not answer on $STATE/run/cli.sock (log: $STATE/vfwd.log)"
+	}
+}
+
+# install_build SRC: copies a vfwd build folder to $STATE/vfwd (the live build).
+install_build() {
+	local src=$1
+	rm -rf "$STATE/vfwd.new"
+	cp -a "$src" "$STATE/vfwd.new"
+	rm -rf "$STATE/vfwd"
+	mv "$STATE/vfwd.new" "$STATE/vfwd"
+}
+
+topo_up() {
+	topo_conf_check
+	mkdir -p "$STATE"
+	if pid_alive "$STATE/vfwd.pid" && vfwd_answers; then
+		say "vfwd already runs (pid $(cat "$STATE/vfwd.pid"))"
+		return 0
+	fi
+	pid_stop "$STATE/vfwd.pid"
+	local build=${FWDLAB_VFWD_BUILD:-$TOP/build/vfwd/$VARIANT}
+	if [ ! -x "$build/bin/vfwd" ] && [ -z "${FWDLAB_VFWD_BUILD:-}" ]; then
+		say "building vfwd (make forwarder VARIANT=$VARIANT)"
+		make -C "$TOP" forwarder VARIANT="$VARIANT" >&2 || die "make forwarder failed"
+	fi
+	if [ ! -x "$(tgen_bin)" ] && [ -z "${FWDLAB_TGEN:-}" ]; then
+		say "building tgen (make tgen)"
+		make -C "$TOP" tgen >&2 || die "make tgen failed"
+	fi
+	[ -x "$build/bin/vfwd" ] || die "no vfwd build in $build"
+	[ -x "$(tgen_bin)" ] || die "no tgen at $(tgen_bin)"
+	install_build "$build"
+	vfwd_start
+}
+
+topo_swap() {
+	local build=$1
+	pid_stop "$STATE/vfwd.pid"
+	install_build "$build"
+	vfwd_start
+}
+
+topo_access() {
+	cat <<EOF
+host lab is up: vfwd pid $(cat "$STATE/vfwd.pid"), log $STATE/vfwd.log
+  vfwd CLI: $(vfwdctl_cmd) show runtime
+  tgen:     $(tgen_bin) run --eal-args "$(tgen_eal)" ...
+EOF
+}
+
+topo_down() {
+	topo_conf_check
+	if [ -s "$STATE/vfwd.pid" ]; then
+		say "stopping vfwd (pid $(cat "$STATE/vfwd.pid"))"
+	fi
+	pid_stop "$STATE/vfwd.pid"
+	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
+		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run"
+	# DPDK's runtime files of both processes (--file-prefix).
+	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"
+	rmdir "$STATE" 2>/dev/null || true
+}
+
+topo_console() { die "the host topology has no console (vfwd's log: $STATE/vfwd.log)"; }
+
+topo_ssh() {
+	[ $# -gt 1 ] || die "host topology: no ssh; run commands here (fwdlab ssh dut CMD runs CMD)"
+	shift
+	"$@"
+}
+
+topo_status() {
+	topo_conf_check
+	echo "topology host, lab folder $STATE"
+	if pid_alive "$STATE/vfwd.pid"; then
+		echo "  vfwd pid $(cat "$STATE/vfwd.pid")"
+	else
+		echo "  vfwd not running"
+	fi
+	if vfwd_answers; then
+		echo "  vfwd answers: $(dut_ctl show version | head -n1)"
+	fi
+}
