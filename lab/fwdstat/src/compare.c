@@ -243,13 +243,18 @@ cmp_free(struct cmp *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Rates keep the unit of the median (M or k) across a row's median and range. */
 static void
-fmt_value(char *buf, size_t len, enum fig_kind k, double v)
+fmt_value(char *buf, size_t len, enum fig_kind k, double v, double ref)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if ((k == FIG_NDR || k == FIG_PDR) && ref >= 1e6)
+		snprintf(buf, len, "%.3f M", v / 1e6);
+	else if ((k == FIG_NDR || k == FIG_PDR) && ref >= 1e3)
+		snprintf(buf, len, "%.1f k", v / 1e3);
 	else if (k == FIG_NDR || k == FIG_PDR)
-		fmt_pps(buf, len, v);
+		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
 }
@@ -263,8 +268,8 @@ fmt_range(char *buf, size_t len, enum fig_kind k, const struct summary *s)
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_value(lo, sizeof(lo), k, s->min);
-	fmt_value(hi, sizeof(hi), k, s->max);
+	fmt_value(lo, sizeof(lo), k, s->min, s->median);
+	fmt_value(hi, sizeof(hi), k, s->max, s->median);
 	snprintf(buf, len, "%s..%s (%.1f %%)", lo, hi, s->rel_spread * 100);
 }
 
@@ -307,7 +312,7 @@ cmp_table(const struct cmp *c, int nodes, struct table *t)
 		table_set(t, (size_t)r, col - 1, "%s", fig_name(f->kind));
 		for (size_t g = 0, k = col; g < c->ngroups; g++, k += 2) {
 			s[g] = stats_summarize(f->g[g].v, f->g[g].n);
-			fmt_value(buf, sizeof(buf), f->kind, s[g].median);
+			fmt_value(buf, sizeof(buf), f->kind, s[g].median, s[g].median);
 			table_set(t, (size_t)r, k, "%s", buf);
 			fmt_range(buf, sizeof(buf), f->kind, &s[g]);
 			table_set(t, (size_t)r, k + 1, "%s", buf);
