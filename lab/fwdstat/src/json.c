@@ -392,5 +392,5 @@ json_put_num(FILE *f, double v)
 	else if (v == floor(v) && fabs(v) < 1e15)
 		fprintf(f, "%.0f", v);
 	else
-		fprintf(f, "%.6g", v);
+		fprintf(f, "%.12g", v);
 }
