@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * CLI: command registry, line execution, and the built-in commands. Commands
+ * run on the main lcore only; an unknown or malformed command changes nothing
+ * and answers "error: ...".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <rte_ethdev.h>
+#include <rte_version.h>
+
+#include "vfwd_int.h"
+
+#define MAX_WORDS 8
+#define MAX_ARGS 32
+
+struct cli_cmd {
+	unsigned n_words;
+	char words[MAX_WORDS][24];
+	char path[96];
+	const char *help;
+	vfwd_cli_fn fn;
+};
+
+static struct cli_cmd cli_cmds[128];
+static unsigned n_cli_cmds;
+
+VFWD_API int
+vfwd_cli_printf(struct vfwd_cli_out *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = out->cap - out->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(out->buf ? out->buf + out->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -EINVAL;
+		if ((size_t)n < room) {
+			out->len += (size_t)n;
+			return n;
+		}
+		size_t cap = out->cap ? out->cap * 2 : 4096;
+		while (cap < out->len + (size_t)n + 1)
+			cap *= 2;
+		char *b = realloc(out->buf, cap);
+		if (b == NULL)
+			return -ENOMEM;
+		out->buf = b;
+		out->cap = cap;
+	}
+}
+
+void
+cli_center(struct vfwd_cli_out *out, int width, const char *s)
+{
+	int len = (int)strlen(s), left = 0, right = 0;
+
+	if (len < width) {
+		left = (width - len) / 2;
+		right = width - len - left;
+	}
+	vfwd_cli_printf(out, "%*s%s%*s", left, "", s, right, "");
+}
+
+int
+cli_error(struct vfwd_cli_out *out, int rc, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	vfwd_cli_printf(out, "error: %s\n", msg);
+	out->error = true;
+	return rc;
+}
+
+void
+cli_out_free(struct vfwd_cli_out *out)
+{
+	free(out->buf);
+	memset(out, 0, sizeof(*out));
+}
+
+VFWD_API int
+vfwd_cli_register(const char *path, const char *help, vfwd_cli_fn fn)
+{
+	struct cli_cmd *c;
+	char buf[96], *w, *save = NULL;
+
+	if (path == NULL || fn == NULL || strlen(path) >= sizeof(buf))
+		return -EINVAL;
+	if (n_cli_cmds >= RTE_DIM(cli_cmds))
+		return -ENOSPC;
+	c = &cli_cmds[n_cli_cmds];
+	memset(c, 0, sizeof(*c));
+	strcpy(buf, path);
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (c->n_words >= MAX_WORDS || strlen(w) >= sizeof(c->words[0]))
+			return -EINVAL;
+		strcpy(c->words[c->n_words++], w);
+	}
+	if (c->n_words == 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		if (strcmp(cli_cmds[i].path, c->path) == 0)
+			return -EEXIST;
+	c->help = help;
+	c->fn = fn;
+	n_cli_cmds++;
+	return 0;
+}
+
+int
+cli_execute(const char *line, struct vfwd_cli_out *out)
+{
+	char buf[1024], *argv[MAX_ARGS], *save = NULL, *w;
+	struct cli_cmd *best = NULL;
+	int argc = 0, rc;
+
+	if (strlen(line) >= sizeof(buf))
+		return cli_error(out, -E2BIG, "command too long");
+	strcpy(buf, line);
+	for (w = strtok_r(buf, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (argc >= MAX_ARGS)
+			return cli_error(out, -E2BIG, "too many words");
+		argv[argc++] = w;
+	}
+	if (argc == 0 || argv[0][0] == '#')
+		return 0;
+	for (unsigned i = 0; i < n_cli_cmds; i++) {
+		struct cli_cmd *c = &cli_cmds[i];
+		unsigned k = 0;
+
+		if (c->n_words > (unsigned)argc)
+			continue;
+		while (k < c->n_words && strcmp(c->words[k], argv[k]) == 0)
+			k++;
+		if (k == c->n_words && (best == NULL || c->n_words > best->n_words))
+			best = c;
+	}
+	if (best == NULL)
+		return cli_error(out, -ENOENT, "unknown command '%s' (try 'help')", line);
+	rc = best->fn(out, argc - (int)best->n_words, argv + best->n_words);
+	if (rc < 0)
+		out->error = true;
+	return rc;
+}
+
+int
+cli_exec_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int lineno = 0, rc = 0;
+
+	if (f == NULL) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		struct vfwd_cli_out out = {0};
+
+		lineno++;
+		if (cli_execute(line, &out) < 0 || out.error) {
+			fprintf(stderr, "%s:%d: %.*s", path, lineno, (int)out.len,
+				out.buf ? out.buf : "");
+			rc = -EINVAL;
+		} else if (out.len) {
+			fwrite(out.buf, 1, out.len, stdout);
+		}
+		cli_out_free(&out);
+		if (rc < 0)
+			break;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* ---- argument helpers ---- */
+
+static int
+parse_ip4(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+static int
+parse_prefix(const char *s, uint32_t *ip, uint8_t *len)
+{
+	char buf[32], *slash, *end;
+	unsigned long l;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL)
+		return -EINVAL;
+	*slash = '\0';
+	l = strtoul(slash + 1, &end, 10);
+	if (*end || end == slash + 1 || l > 32)
+		return -EINVAL;
+	*len = (uint8_t)l;
+	return parse_ip4(buf, ip);
+}
+
+static struct port *
+arg_port(struct vfwd_cli_out *out, const char *name)
+{
+	struct port *p = port_by_name(name);
+
+	if (p == NULL)
+		cli_error(out, -ENODEV, "unknown interface '%s'", name);
+	return p;
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char err[128];
+	struct port *p;
+	uint32_t ip;
+	uint8_t len;
+	bool del;
+
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "del") != 0))
+		return cli_error(out, -EINVAL, "usage: set interface ip address IFACE A.B.C.D/LEN [del]");
+	p = arg_port(out, argv[0]);
+	if (p == NULL)
+		return -ENODEV;
+	if (parse_prefix(argv[1], &ip, &len) < 0)
+		return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
+	del = argc == 3;
+	if (fib_interface_address_set((int)(p - vfwd.ports), ip, len, del, err, sizeof(err)) < 0)
+		return cli_error(out, -EINVAL, "%s", err);
+	return 0;
+}
+
+static int
+cmd_set_neighbor(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	struct rte_ether_addr mac;
+	struct port *p;
+	uint32_t ip;
+	bool del = argc == 4 && strcmp(argv[3], "del") == 0;
+	int rc;
+
+	if (argc < 3 || (argc == 4 && !del) || argc > 4)
+		return cli_error(out, -EINVAL, "usage: set ip neighbor IFACE A.B.C.D MAC [del]");
+	p = arg_port(out, argv[0]);
+	if (p == NULL)
+		return -ENODEV;
+	if (parse_ip4(argv[1], &ip) < 0)
+		return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
+	if (rte_ether_unformat_addr(argv[2], &mac) < 0)
+		return cli_error(out, -EINVAL, "bad MAC address '%s'", argv[2]);
+	rc = fib_neighbor_set((int)(p - vfwd.ports), ip, &mac, del);
+	if (rc < 0)
+		return cli_error(out, rc, "cannot %s neighbor: %s", del ? "delete" : "set",
+				 strerror(-rc));
+	return 0;
+}
+
+static int
+cmd_route_add(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char err[128];
+	struct port *p;
+	uint32_t pfx, nh;
+	uint8_t len;
+
+	if (argc < 2 || parse_prefix(argv[0], &pfx, &len) < 0)
+		return cli_error(out, -EINVAL,
+				 "usage: ip route add A.B.C.D/LEN via A.B.C.D IFACE | drop");
+	if (argc == 2 && strcmp(argv[1], "drop") == 0) {
+		if (fib_route_add(pfx, len, 0, 0, ADJ_DROP, err, sizeof(err)) < 0)
+			return cli_error(out, -EINVAL, "%s", err);
+		return 0;
+	}
+	if (argc != 4 || strcmp(argv[1], "via") != 0 || parse_ip4(argv[2], &nh) < 0)
+		return cli_error(out, -EINVAL,
+				 "usage: ip route add A.B.C.D/LEN via A.B.C.D IFACE | drop");
+	p = arg_port(out, argv[3]);
+	if (p == NULL)
+		return -ENODEV;
+	if (fib_route_add(pfx, len, nh, (int)(p - vfwd.ports), ADJ_REWRITE, err, sizeof(err)) < 0)
+		return cli_error(out, -EINVAL, "%s", err);
+	return 0;
+}
+
+static int
+cmd_route_del(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char err[128];
+	uint32_t pfx;
+	uint8_t len;
+
+	if (argc < 1 || parse_prefix(argv[0], &pfx, &len) < 0)
+		return cli_error(out, -EINVAL, "usage: ip route del A.B.C.D/LEN");
+	if (fib_route_del(pfx, len, err, sizeof(err)) < 0)
+		return cli_error(out, -ENOENT, "%s", err);
+	return 0;
+}
+
+static int
+cmd_set_feature(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char err[128];
+	bool disable = argc == 5 && strcmp(argv[4], "disable") == 0;
+
+	if ((argc != 4 && !disable) || strcmp(argv[2], "arc") != 0)
+		return cli_error(out, -EINVAL,
+				 "usage: set interface feature IFACE FEATURE arc ARC [disable]");
+	if (strcmp(argv[3], ARC_IP4_UNICAST) != 0)
+		return cli_error(out, -ENOENT, "unknown arc '%s'", argv[3]);
+	if (feature_enable(argv[0], argv[1], !disable, err, sizeof(err)) < 0)
+		return cli_error(out, -EINVAL, "%s", err);
+	return 0;
+}
+
+static int
+cmd_set_xconnect(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char out_name[RTE_NODE_NAMESIZE];
+	struct port *a, *b;
+	uint16_t edge;
+
+	if (argc != 2)
+		return cli_error(out, -EINVAL, "usage: set interface l2 xconnect IFACE PEER");
+	a = arg_port(out, argv[0]);
+	if (a == NULL)
+		return -ENODEV;
+	b = arg_port(out, argv[1]);
+	if (b == NULL)
+		return -ENODEV;
+	snprintf(out_name, sizeof(out_name), "%s-output", b->name);
+	edge = edge_index(rte_node_from_name("l2-xconnect"), out_name);
+	if (edge == RTE_EDGE_ID_INVALID)
+		return cli_error(out, -EINVAL, "no edge l2-xconnect -> %s", out_name);
+	a->xconnect = (int)(b - vfwd.ports);
+	l2_xconnect_next[a->port_id] = edge;
+	__atomic_store_n(&port_rx_next[a->port_id], 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+cmd_set_l3(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	struct port *a;
+
+	if (argc != 1)
+		return cli_error(out, -EINVAL, "usage: set interface l3 IFACE");
+	a = arg_port(out, argv[0]);
+	if (a == NULL)
+		return -ENODEV;
+	a->xconnect = -1;
+	__atomic_store_n(&port_rx_next[a->port_id], 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+cmd_show_runtime(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	bool json = argc == 1 && strcmp(argv[0], "json") == 0;
+
+	if (argc > 1 || (argc == 1 && !json))
+		return cli_error(out, -EINVAL, "usage: show runtime [json]");
+	return runtime_show(out, json);
+}
+
+static int
+cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	runtime_clear();
+	return 0;
+}
+
+static int
+cmd_show_errors(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	err_show(out);
+	return 0;
+}
+
+static int
+cmd_clear_errors(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	err_clear();
+	return 0;
+}
+
+static void
+show_counter(struct vfwd_cli_out *out, bool first, const struct port *p, const char *ip,
+	     const char *name, uint64_t v)
+{
+	if (first)
+		vfwd_cli_printf(out, "%-16s%4u  %-6s%-20s%-20s%-16s%" PRIu64 "\n", p->name,
+				p->port_id, "up", "", ip, name, v);
+	else
+		vfwd_cli_printf(out, "%-68s%-16s%" PRIu64 "\n", "", name, v);
+}
+
+static int
+cmd_show_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	vfwd_cli_printf(out, "%-16s%4s  %-6s%-20s%-20s%-16s%s\n", "Name", "Idx", "State", "MAC",
+			"Address", "Counter", "Count");
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+		struct rte_eth_stats st;
+		struct rte_eth_link link;
+		char ip[32] = "", mac[RTE_ETHER_ADDR_FMT_SIZE], txq[RTE_NODE_NAMESIZE];
+		uint64_t txfull;
+
+		memset(&st, 0, sizeof(st));
+		rte_eth_stats_get(p->port_id, &st);
+		memset(&link, 0, sizeof(link));
+		rte_eth_link_get_nowait(p->port_id, &link);
+		rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+		if (p->ip4)
+			snprintf(ip, sizeof(ip), "%u.%u.%u.%u/%u", p->ip4 >> 24,
+				 (p->ip4 >> 16) & 255, (p->ip4 >> 8) & 255, p->ip4 & 255,
+				 p->ip4_len);
+		snprintf(txq, sizeof(txq), "%s-tx", p->name);
+		txfull = err_get(txq, "tx queue full");
+		vfwd_cli_printf(out, "%-16s%4u  %-6s%-20s%-20s%-16s%" PRIu64 "\n", p->name,
+				p->port_id, link.link_status ? "up" : "down", mac, ip,
+				"rx packets", st.ipackets);
+		show_counter(out, false, p, ip, "rx bytes", st.ibytes);
+		show_counter(out, false, p, ip, "tx packets", st.opackets);
+		show_counter(out, false, p, ip, "tx bytes", st.obytes);
+		show_counter(out, false, p, ip, "drops",
+			     st.imissed + st.ierrors + st.rx_nombuf + st.oerrors + txfull);
+		show_counter(out, false, p, ip, "rx-miss", st.imissed);
+		show_counter(out, false, p, ip, "rx-no-buf", st.rx_nombuf);
+		show_counter(out, false, p, ip, "tx-error", st.oerrors + txfull);
+	}
+	return 0;
+}
+
+static int
+cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		rte_eth_stats_reset(vfwd.ports[i].port_id);
+		rte_eth_xstats_reset(vfwd.ports[i].port_id);
+	}
+	return 0;
+}
+
+static int
+cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+		struct rte_eth_link link;
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], lk[RTE_ETH_LINK_MAX_STR_LEN];
+		struct rte_eth_xstat_name *names = NULL;
+		struct rte_eth_xstat *xs = NULL;
+		int n;
+
+		memset(&link, 0, sizeof(link));
+		rte_eth_link_get_nowait(p->port_id, &link);
+		rte_eth_link_to_str(lk, sizeof(lk), &link);
+		rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+		vfwd_cli_printf(out, "%s (port %u)\n  driver %s, %s\n  mac %s\n", p->name,
+				p->port_id, p->driver, lk, mac);
+		vfwd_cli_printf(out, "  rx queues %u, rx descs %u, tx queues %u%s, tx descs %u\n",
+				p->nb_rxq, p->nb_rxd, p->nb_txq, p->txq_shared ? " (shared)" : "",
+				p->nb_txd);
+		n = rte_eth_xstats_get(p->port_id, NULL, 0);
+		if (n <= 0)
+			continue;
+		names = calloc((size_t)n, sizeof(*names));
+		xs = calloc((size_t)n, sizeof(*xs));
+		if (names && xs && rte_eth_xstats_get_names(p->port_id, names, (unsigned)n) == n &&
+		    rte_eth_xstats_get(p->port_id, xs, (unsigned)n) == n) {
+			for (int k = 0; k < n; k++)
+				if (xs[k].value)
+					vfwd_cli_printf(out, "    %-40s%" PRIu64 "\n",
+							names[xs[k].id].name, xs[k].value);
+		}
+		free(names);
+		free(xs);
+	}
+	return 0;
+}
+
+static int
+cmd_show_fib(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	fib_show(out);
+	return 0;
+}
+
+static int
+cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	fib_neighbors_show(out);
+	return 0;
+}
+
+static int
+cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	plugins_show(out);
+	return 0;
+}
+
+static int
+cmd_show_features(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	const struct feature_arc *arc = &ip4_unicast_arc;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	vfwd_cli_printf(out, "arc %s: %u features\n", ARC_IP4_UNICAST, arc->n_features);
+	for (unsigned s = 0; s < arc->n_features; s++)
+		vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order, arc->features[s].name);
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+
+		vfwd_cli_printf(out, "%s:", p->name);
+		for (unsigned s = 0; s < arc->n_features; s++)
+			if (arc->enabled[p->port_id] & (1u << s))
+				vfwd_cli_printf(out, " %s", arc->features[s].name);
+		vfwd_cli_printf(out, "%s\n", p->xconnect >= 0 ? " (l2 xconnect)" : "");
+	}
+	return 0;
+}
+
+static int
+cmd_show_version(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char path[PATH_LEN + 32], buf[4096];
+	FILE *f;
+	size_t n;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION,
+			vfwd_install_dir(), rte_version(), VFWD_PLUGIN_ABI_VERSION);
+	snprintf(path, sizeof(path), "%s/build-info.json", vfwd_install_dir());
+	f = fopen(path, "r");
+	if (f == NULL) {
+		vfwd_cli_printf(out, "build-info: %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	while ((n = fread(buf, 1, sizeof(buf) - 1, f)) > 0) {
+		buf[n] = '\0';
+		vfwd_cli_printf(out, "%s", buf);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int
+cmd_help(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		vfwd_cli_printf(out, "  %-32s %s\n", cli_cmds[i].path,
+				cli_cmds[i].help ? cli_cmds[i].help : "");
+	return 0;
+}
+
+void
+cli_builtin_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"set interface ip address", "IFACE A.B.C.D/LEN [del]", cmd_set_ip_address},
+		{"set ip neighbor", "IFACE A.B.C.D MAC [del]", cmd_set_neighbor},
+		{"ip route add", "A.B.C.D/LEN via A.B.C.D IFACE | drop", cmd_route_add},
+		{"ip route del", "A.B.C.D/LEN", cmd_route_del},
+		{"set interface feature", "IFACE FEATURE arc ip4-unicast [disable]",
+		 cmd_set_feature},
+		{"set interface l2 xconnect", "IFACE PEER", cmd_set_xconnect},
+		{"set interface l3", "IFACE (undo l2 xconnect)", cmd_set_l3},
+		{"show runtime", "[json]", cmd_show_runtime},
+		{"clear runtime", "", cmd_clear_runtime},
+		{"show errors", "", cmd_show_errors},
+		{"clear errors", "", cmd_clear_errors},
+		{"show interfaces", "", cmd_show_interfaces},
+		{"clear interfaces", "", cmd_clear_interfaces},
+		{"show hardware", "", cmd_show_hardware},
+		{"show ip fib", "", cmd_show_fib},
+		{"show ip neighbors", "", cmd_show_neighbors},
+		{"show plugins", "", cmd_show_plugins},
+		{"show features", "", cmd_show_features},
+		{"show version", "", cmd_show_version},
+		{"help", "", cmd_help},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
+}

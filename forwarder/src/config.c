@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Startup file parser: `section { key value ... }`, comments with '#',
+ * quoted strings. Every error names FILE:LINE.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfwd_int.h"
+
+struct lexer {
+	const char *file;
+	const char *p;
+	int line;
+	char tok[1024];
+	int tok_line;
+	bool quoted;
+	char *err;
+	size_t errlen;
+};
+
+static int
+lex_error(struct lexer *lx, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(lx->err, lx->errlen, "%s:%d: ", lx->file, line);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < lx->errlen)
+		vsnprintf(lx->err + n, lx->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Reads the next token; returns 1 on a token, 0 at end of input, <0 on error. */
+static int
+lex_next(struct lexer *lx)
+{
+	size_t n = 0;
+
+	for (;;) {
+		while (*lx->p && isspace((unsigned char)*lx->p)) {
+			if (*lx->p == '\n')
+				lx->line++;
+			lx->p++;
+		}
+		if (*lx->p != '#')
+			break;
+		while (*lx->p && *lx->p != '\n')
+			lx->p++;
+	}
+	lx->tok_line = lx->line;
+	lx->quoted = false;
+	if (*lx->p == '\0')
+		return 0;
+	if (*lx->p == '{' || *lx->p == '}') {
+		lx->tok[0] = *lx->p++;
+		lx->tok[1] = '\0';
+		return 1;
+	}
+	if (*lx->p == '"') {
+		lx->p++;
+		lx->quoted = true;
+		while (*lx->p && *lx->p != '"' && *lx->p != '\n') {
+			if (n + 1 >= sizeof(lx->tok))
+				return lex_error(lx, lx->line, "string too long");
+			lx->tok[n++] = *lx->p++;
+		}
+		if (*lx->p != '"')
+			return lex_error(lx, lx->tok_line, "unterminated string");
+		lx->p++;
+		lx->tok[n] = '\0';
+		return 1;
+	}
+	while (*lx->p && !isspace((unsigned char)*lx->p) && *lx->p != '{' && *lx->p != '}' &&
+	       *lx->p != '#') {
+		if (n + 1 >= sizeof(lx->tok))
+			return lex_error(lx, lx->line, "word too long");
+		lx->tok[n++] = *lx->p++;
+	}
+	lx->tok[n] = '\0';
+	return 1;
+}
+
+static bool
+tok_is(struct lexer *lx, const char *s)
+{
+	return !lx->quoted && strcmp(lx->tok, s) == 0;
+}
+
+/* Reads the value of key `key` into buf. */
+static int
+lex_value(struct lexer *lx, const char *key, char *buf, size_t len)
+{
+	int line = lx->tok_line;
+	int rc = lex_next(lx);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0 || (!lx->quoted && (tok_is(lx, "{") || tok_is(lx, "}"))))
+		return lex_error(lx, line, "'%s' needs a value", key);
+	if (strlen(lx->tok) >= len)
+		return lex_error(lx, line, "value of '%s' is too long", key);
+	strcpy(buf, lx->tok);
+	return 0;
+}
+
+static int
+lex_uint(struct lexer *lx, const char *key, unsigned min, unsigned max, unsigned *v)
+{
+	char buf[32], *end;
+	unsigned long x;
+	int rc = lex_value(lx, key, buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	errno = 0;
+	x = strtoul(buf, &end, 0);
+	if (errno || *end || buf[0] == '-' || x < min || x > max)
+		return lex_error(lx, lx->tok_line, "'%s' wants a number in %u..%u, not '%s'", key,
+				 min, max, buf);
+	*v = (unsigned)x;
+	return 0;
+}
+
+static int
+expect_open(struct lexer *lx, const char *what)
+{
+	int line = lx->tok_line;
+	int rc = lex_next(lx);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0 || !tok_is(lx, "{"))
+		return lex_error(lx, rc ? lx->tok_line : line, "expected '{' after '%s'", what);
+	return 0;
+}
+
+static int
+parse_corelist(struct lexer *lx, struct vfwd_conf *conf)
+{
+	char buf[256], *s, *save = NULL;
+	int rc = lex_value(lx, "corelist-workers", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	conf->n_workers = 0;
+	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			goto bad;
+		if (*end == '-') {
+			char *e2;
+
+			b = strtoul(end + 1, &e2, 10);
+			if (e2 == end + 1 || *e2)
+				goto bad;
+		} else if (*end) {
+			goto bad;
+		}
+		if (b < a || b >= RTE_MAX_LCORE)
+			goto bad;
+		for (; a <= b; a++) {
+			if (conf->n_workers >= MAX_WORKERS)
+				return lex_error(lx, lx->tok_line, "too many workers (max %d)",
+						 MAX_WORKERS);
+			conf->workers[conf->n_workers++] = (unsigned)a;
+		}
+	}
+	if (conf->n_workers == 0)
+		goto bad;
+	return 0;
+bad:
+	return lex_error(lx, lx->tok_line, "bad core list '%s'", lx->tok);
+}
+
+static int
+parse_unix(struct lexer *lx, struct vfwd_conf *conf)
+{
+	int rc;
+	char scratch[PATH_LEN];
+
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "cli-listen"))
+			rc = lex_value(lx, "cli-listen", conf->cli_listen, sizeof(conf->cli_listen));
+		else if (tok_is(lx, "exec") || tok_is(lx, "startup-config"))
+			rc = lex_value(lx, "exec", conf->exec, sizeof(conf->exec));
+		else if (tok_is(lx, "log"))
+			rc = lex_value(lx, "log", scratch, sizeof(scratch));
+		else if (tok_is(lx, "nodaemon") || tok_is(lx, "interactive"))
+			rc = 0;
+		else
+			return lex_error(lx, lx->tok_line, "unknown unix option '%s'", lx->tok);
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+}
+
+static int
+parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
+{
+	unsigned v;
+	int rc;
+
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "main-core")) {
+			rc = lex_uint(lx, "main-core", 0, RTE_MAX_LCORE - 1, &v);
+			conf->main_core = (int)v;
+		} else if (tok_is(lx, "corelist-workers")) {
+			rc = parse_corelist(lx, conf);
+		} else {
+			return lex_error(lx, lx->tok_line, "unknown cpu option '%s'", lx->tok);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+}
+
+static int
+parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
+{
+	struct port_conf *pc;
+	const char *p = lx->p;
+	int line = lx->tok_line, save_line = lx->line, rc;
+	unsigned v;
+
+	if (conf->n_ports >= MAX_PORTS)
+		return lex_error(lx, line, "too many ports (max %d)", MAX_PORTS);
+	pc = &conf->ports[conf->n_ports];
+	memset(pc, 0, sizeof(*pc));
+	pc->is_vdev = is_vdev;
+	pc->nb_rxd = 1024;
+	pc->nb_txd = 1024;
+	pc->nb_rxq = 1;
+	pc->line = line;
+	rc = lex_value(lx, is_vdev ? "vdev" : "dev", pc->devargs, sizeof(pc->devargs));
+	if (rc < 0)
+		return rc;
+	snprintf(pc->name, sizeof(pc->name), "port%u", conf->n_ports);
+	conf->n_ports++;
+	/* optional { ... } */
+	p = lx->p;
+	save_line = lx->line;
+	rc = lex_next(lx);
+	if (rc <= 0 || !tok_is(lx, "{")) {
+		lx->p = p;
+		lx->line = save_line;
+		return rc < 0 ? rc : 0;
+	}
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "name")) {
+			rc = lex_value(lx, "name", pc->name, sizeof(pc->name));
+		} else if (tok_is(lx, "num-rx-desc")) {
+			rc = lex_uint(lx, "num-rx-desc", 64, 32768, &v);
+			pc->nb_rxd = (uint16_t)v;
+		} else if (tok_is(lx, "num-tx-desc")) {
+			rc = lex_uint(lx, "num-tx-desc", 64, 32768, &v);
+			pc->nb_txd = (uint16_t)v;
+		} else if (tok_is(lx, "num-rx-queues")) {
+			rc = lex_uint(lx, "num-rx-queues", 1, MAX_WORKERS, &v);
+			pc->nb_rxq = (uint16_t)v;
+		} else {
+			return lex_error(lx, lx->tok_line, "unknown device option '%s'", lx->tok);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	if (rc == 0)
+		return lex_error(lx, lx->line, "missing '}'");
+	for (unsigned i = 0; rc >= 0 && i + 1 < conf->n_ports; i++)
+		if (strcmp(conf->ports[i].name, pc->name) == 0)
+			return lex_error(lx, line, "duplicate interface name '%s'", pc->name);
+	return rc;
+}
+
+static int
+parse_dpdk(struct lexer *lx, struct vfwd_conf *conf)
+{
+	int rc;
+
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "eal-args"))
+			rc = lex_value(lx, "eal-args", conf->eal_args, sizeof(conf->eal_args));
+		else if (tok_is(lx, "num-mbufs"))
+			rc = lex_uint(lx, "num-mbufs", 1024, 1U << 24, &conf->num_mbufs);
+		else if (tok_is(lx, "dev"))
+			rc = parse_port(lx, conf, false);
+		else if (tok_is(lx, "vdev"))
+			rc = parse_port(lx, conf, true);
+		else
+			return lex_error(lx, lx->tok_line, "unknown dpdk option '%s'", lx->tok);
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+}
+
+static int
+parse_plugin(struct lexer *lx, struct vfwd_conf *conf)
+{
+	struct plugin_conf *pc;
+	int rc, line = lx->tok_line;
+
+	if (conf->n_plugins >= RTE_DIM(conf->plugins))
+		return lex_error(lx, line, "too many plugins");
+	pc = &conf->plugins[conf->n_plugins];
+	memset(pc, 0, sizeof(*pc));
+	rc = lex_value(lx, "plugin", pc->name, sizeof(pc->name));
+	if (rc < 0)
+		return rc;
+	rc = expect_open(lx, "plugin NAME");
+	if (rc < 0)
+		return rc;
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "enable"))
+			pc->disable = false;
+		else if (tok_is(lx, "disable"))
+			pc->disable = true;
+		else
+			return lex_error(lx, lx->tok_line, "plugin option is enable or disable, "
+					 "not '%s'", lx->tok);
+	}
+	if (rc == 0)
+		return lex_error(lx, lx->line, "missing '}'");
+	conf->n_plugins++;
+	return rc < 0 ? rc : 0;
+}
+
+static int
+parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
+{
+	int rc;
+
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "path"))
+			rc = lex_value(lx, "path", conf->plugin_path, sizeof(conf->plugin_path));
+		else if (tok_is(lx, "plugin"))
+			rc = parse_plugin(lx, conf);
+		else
+			return lex_error(lx, lx->tok_line, "unknown plugins option '%s'", lx->tok);
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+}
+
+void
+conf_defaults(struct vfwd_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	strcpy(conf->cli_listen, "/run/vfwd/cli.sock");
+	conf->main_core = 0;
+	conf->n_workers = 1;
+	conf->workers[0] = 1;
+	conf->num_mbufs = 16384;
+}
+
+int
+conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, char *err,
+		  size_t errlen)
+{
+	struct lexer lx = {.file = name, .p = text, .line = 1, .err = err, .errlen = errlen};
+	int rc;
+
+	snprintf(conf->file, sizeof(conf->file), "%s", name);
+	while ((rc = lex_next(&lx)) > 0) {
+		char section[32];
+
+		if (lx.quoted || strlen(lx.tok) >= sizeof(section))
+			return lex_error(&lx, lx.tok_line, "unknown section '%s'", lx.tok);
+		strcpy(section, lx.tok);
+		if (strcmp(section, "unix") && strcmp(section, "cpu") && strcmp(section, "dpdk") &&
+		    strcmp(section, "plugins"))
+			return lex_error(&lx, lx.tok_line, "unknown section '%s'", section);
+		rc = expect_open(&lx, section);
+		if (rc < 0)
+			return rc;
+		if (strcmp(section, "unix") == 0)
+			rc = parse_unix(&lx, conf);
+		else if (strcmp(section, "cpu") == 0)
+			rc = parse_cpu(&lx, conf);
+		else if (strcmp(section, "dpdk") == 0)
+			rc = parse_dpdk(&lx, conf);
+		else
+			rc = parse_plugins(&lx, conf);
+		if (rc < 0)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	for (unsigned i = 0; i < conf->n_workers; i++)
+		if ((int)conf->workers[i] == conf->main_core)
+			return lex_error(&lx, lx.line, "worker core %u is also the main core",
+					 conf->workers[i]);
+	return 0;
+}
+
+int
+conf_parse_file(const char *path, struct vfwd_conf *conf, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	long size;
+	int rc;
+
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: cannot read", path);
+		goto out_close;
+	}
+	text = calloc(1, (size_t)size + 1);
+	if (text == NULL) {
+		rc = -ENOMEM;
+		goto out_close;
+	}
+	if (size > 0 && fread(text, 1, (size_t)size, f) != (size_t)size) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: cannot read", path);
+		goto out_free;
+	}
+	if (memchr(text, '\0', (size_t)size) != NULL) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s:1: binary data in startup file", path);
+		goto out_free;
+	}
+	rc = conf_parse_string(path, text, conf, err, errlen);
+out_free:
+	free(text);
+out_close:
+	fclose(f);
+	return rc;
+}

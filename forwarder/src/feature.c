@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The ip4-unicast feature arc. DPDK 22.11 has no feature-arc library, so the
+ * arc is a small table: for each input port, the ordered list of enabled
+ * features becomes next_edge[row][port], where row 0 is ip4-input (the arc
+ * start) and row 1 + slot is feature `slot`. Every node of the arc has an edge
+ * to every later candidate, so enabling a feature at run time only rewrites
+ * the table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfwd_int.h"
+
+struct feature_arc ip4_unicast_arc;
+static bool arc_finalized;
+
+#define EDGE_LOOKUP 1 /* edge 1 of ip4-input and of every feature is ip4-lookup */
+
+int
+feature_slot_by_node(const char *node)
+{
+	for (unsigned s = 0; s < ip4_unicast_arc.n_features; s++)
+		if (strcmp(ip4_unicast_arc.features[s].name, node) == 0)
+			return (int)s;
+	return -1;
+}
+
+static int
+feature_node_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	struct vfwd_node_ctx *ctx = (struct vfwd_node_ctx *)node->ctx;
+	int s = feature_slot_by_node(node->name);
+
+	RTE_SET_USED(graph);
+	if (s < 0)
+		return -ENOENT;
+	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
+	ctx->next_by_port = ip4_unicast_arc.next_edge[1 + s];
+	return 0;
+}
+
+VFWD_API int
+vfwd_feature_register(const struct vfwd_feature_reg *reg)
+{
+	struct feature_arc *arc = &ip4_unicast_arc;
+	struct rte_node_register *r;
+	struct feature *f;
+	rte_node_t id;
+
+	if (reg == NULL || reg->name == NULL || reg->process == NULL || reg->arc == NULL)
+		return -EINVAL;
+	if (strcmp(reg->arc, ARC_IP4_UNICAST) != 0)
+		return -ENOENT;
+	if (arc_finalized || arc->n_features >= MAX_FEATURES)
+		return -ENOSPC;
+	if (strlen(reg->name) >= RTE_NODE_NAMESIZE || feature_slot_by_node(reg->name) >= 0)
+		return -EEXIST;
+	r = calloc(1, sizeof(*r) + 2 * sizeof(char *));
+	if (r == NULL)
+		return -ENOMEM;
+	snprintf(r->name, sizeof(r->name), "%s", reg->name);
+	r->process = reg->process;
+	r->init = feature_node_init;
+	r->nb_edges = 2;
+	r->next_nodes[0] = "error-drop";
+	r->next_nodes[EDGE_LOOKUP] = "ip4-lookup";
+	id = __rte_node_register(r);
+	free(r);
+	if (id == RTE_NODE_ID_INVALID)
+		return -EINVAL;
+	if (reg->n_errors && err_register(reg->name, reg->errors, reg->n_errors) < 0)
+		return -ENOSPC;
+	f = &arc->features[arc->n_features++];
+	snprintf(f->name, sizeof(f->name), "%s", reg->name);
+	f->node = id;
+	f->order = reg->order;
+	f->n_errors = reg->n_errors;
+	return 0;
+}
+
+static uint16_t
+arc_edge_add(const char *from, const char *to)
+{
+	rte_node_t id = rte_node_from_name(from);
+	const char *names[1] = {to};
+	uint16_t idx = edge_index(id, to);
+
+	if (idx != RTE_EDGE_ID_INVALID)
+		return idx;
+	if (rte_node_edge_update(id, RTE_EDGE_ID_INVALID, names, 1) == 0)
+		return RTE_EDGE_ID_INVALID;
+	return edge_index(id, to);
+}
+
+/* Rebuilds the next-edge rows of one input port from its enabled features. */
+static void
+arc_port_update(uint16_t port_id)
+{
+	struct feature_arc *arc = &ip4_unicast_arc;
+	unsigned chain[MAX_FEATURES], n = 0;
+
+	for (unsigned s = 0; s < arc->n_features; s++) {
+		unsigned j = n;
+
+		if (!(arc->enabled[port_id] & (1u << s)))
+			continue;
+		while (j > 0 && arc->features[chain[j - 1]].order > arc->features[s].order) {
+			chain[j] = chain[j - 1];
+			j--;
+		}
+		chain[j] = s;
+		n++;
+	}
+	/* write from the tail so a packet in flight never meets a half-built chain */
+	for (unsigned k = n; k-- > 0;) {
+		unsigned row = 1 + chain[k];
+		uint16_t after = k + 1 < n ? arc->edge[row][chain[k + 1]] : EDGE_LOOKUP;
+
+		__atomic_store_n(&arc->next_edge[row][port_id], after, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&arc->next_edge[0][port_id], n ? arc->edge[0][chain[0]] : EDGE_LOOKUP,
+			 __ATOMIC_RELEASE);
+}
+
+int
+feature_arc_finalize(void)
+{
+	struct feature_arc *arc = &ip4_unicast_arc;
+
+	for (unsigned s = 0; s < arc->n_features; s++) {
+		arc->edge[0][s] = arc_edge_add("ip4-input", arc->features[s].name);
+		if (arc->edge[0][s] == RTE_EDGE_ID_INVALID)
+			return -EINVAL;
+		for (unsigned t = 0; t < arc->n_features; t++) {
+			if (t == s)
+				continue;
+			arc->edge[1 + s][t] =
+				arc_edge_add(arc->features[s].name, arc->features[t].name);
+			if (arc->edge[1 + s][t] == RTE_EDGE_ID_INVALID)
+				return -EINVAL;
+		}
+	}
+	for (unsigned r = 0; r <= MAX_FEATURES; r++)
+		for (unsigned p = 0; p < RTE_MAX_ETHPORTS; p++)
+			arc->next_edge[r][p] = EDGE_LOOKUP;
+	arc_finalized = true;
+	return 0;
+}
+
+int
+feature_enable(const char *port, const char *feature, bool enable, char *err, size_t len)
+{
+	struct feature_arc *arc = &ip4_unicast_arc;
+	struct port *p = port_by_name(port);
+	int s = feature_slot_by_node(feature);
+
+	if (p == NULL) {
+		snprintf(err, len, "unknown interface '%s'", port);
+		return -ENODEV;
+	}
+	if (s < 0) {
+		snprintf(err, len, "unknown feature '%s' on arc %s", feature, ARC_IP4_UNICAST);
+		return -ENOENT;
+	}
+	if (enable)
+		arc->enabled[p->port_id] |= 1u << s;
+	else
+		arc->enabled[p->port_id] &= ~(1u << s);
+	arc_port_update(p->port_id);
+	return 0;
+}

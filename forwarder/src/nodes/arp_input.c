@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * arp-input: answers ARP requests for the input interface's address and
+ * passes ARP replies to the main lcore, which learns the sender as a
+ * neighbour (the data path never writes the neighbour table).
+ */
+#include <rte_arp.h>
+#include <rte_ring.h>
+
+#include "vfwd_int.h"
+
+/* edge 0 error-drop; graph setup adds one edge per <port>-output */
+uint16_t arp_input_next[RTE_MAX_ETHPORTS];
+
+#define foreach_arp_input_error                                                                   \
+	_(REPLIES_SENT, "ARP replies sent")                                                       \
+	_(LEARN_QUEUED, "ARP replies queued for learning")                                        \
+	_(TRUNCATED, "ARP truncated")                                                             \
+	_(NOT_FOR_US, "ARP request not for an interface address")                                 \
+	_(UNSUPPORTED, "ARP unsupported hardware or protocol")                                    \
+	_(PUNT_FULL, "ARP learn queue full")
+
+enum arp_input_error {
+#define _(sym, str) ARP_INPUT_ERROR_##sym,
+	foreach_arp_input_error
+#undef _
+	ARP_INPUT_N_ERROR,
+};
+
+static const char *const arp_input_error_strings[] = {
+#define _(sym, str) str,
+	foreach_arp_input_error
+#undef _
+};
+
+static rte_edge_t
+arp_input_one(struct rte_mbuf *m, uint64_t *errors)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+	const struct port *p = port_by_ethdev(m->port);
+	uint32_t tip;
+
+	if (m->data_len < sizeof(*eth) + sizeof(*arp)) {
+		errors[ARP_INPUT_ERROR_TRUNCATED]++;
+		return 0;
+	}
+	if (arp->arp_hardware != RTE_BE16(RTE_ARP_HRD_ETHER) ||
+	    arp->arp_protocol != RTE_BE16(RTE_ETHER_TYPE_IPV4) || arp->arp_hlen != 6 ||
+	    arp->arp_plen != 4 || p == NULL) {
+		errors[ARP_INPUT_ERROR_UNSUPPORTED]++;
+		return 0;
+	}
+	tip = rte_be_to_cpu_32(arp->arp_data.arp_tip);
+	if (arp->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY)) {
+		if (rte_ring_enqueue(vfwd.punt_ring, m) < 0) {
+			errors[ARP_INPUT_ERROR_PUNT_FULL]++;
+			return 0;
+		}
+		errors[ARP_INPUT_ERROR_LEARN_QUEUED]++;
+		return UINT16_MAX; /* consumed */
+	}
+	if (arp->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST) || p->ip4 == 0 || tip != p->ip4) {
+		errors[ARP_INPUT_ERROR_NOT_FOR_US]++;
+		return 0;
+	}
+	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
+	arp->arp_data.arp_tha = arp->arp_data.arp_sha;
+	arp->arp_data.arp_tip = arp->arp_data.arp_sip;
+	arp->arp_data.arp_sha = p->mac;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(p->ip4);
+	eth->dst_addr = eth->src_addr;
+	eth->src_addr = p->mac;
+	errors[ARP_INPUT_ERROR_REPLIES_SENT]++;
+	return arp_input_next[m->port];
+}
+
+static uint16_t
+arp_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+
+	for (uint16_t i = 0; i < cnt; i++) {
+		rte_edge_t next = arp_input_one(objs[i], errors);
+
+		if (next != UINT16_MAX)
+			rte_node_enqueue_x1(graph, node, next, objs[i]);
+	}
+	return cnt;
+}
+
+static int
+arp_input_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	RTE_SET_USED(graph);
+	return node_ctx_errors_init(node);
+}
+
+static struct rte_node_register arp_input_node = {
+	.name = "arp-input",
+	.process = arp_input_process,
+	.init = arp_input_init,
+	.nb_edges = 1,
+	.next_nodes = {"error-drop"},
+};
+
+RTE_NODE_REGISTER(arp_input_node);
+
+RTE_INIT(arp_input_errors)
+{
+	err_register("arp-input", arp_input_error_strings, ARP_INPUT_N_ERROR);
+}

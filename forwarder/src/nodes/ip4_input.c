@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * ip4-input: validates IPv4 headers (version, header length, total length
+ * against the frame, header checksum, TTL) and hands good packets to the
+ * ip4-unicast feature arc of their input interface (or ip4-lookup when the
+ * interface has no feature enabled). Each failure has its own counter.
+ */
+#include <rte_ip.h>
+
+#include "vfwd_int.h"
+#include "node_util.h"
+
+/* edges 0 and 1 are fixed; the arc adds one edge per feature after them */
+enum ip4_input_next {
+	IP4_INPUT_NEXT_DROP,
+	IP4_INPUT_NEXT_LOOKUP,
+	IP4_INPUT_N_NEXT,
+};
+
+#define foreach_ip4_input_error                                                                   \
+	_(TRUNCATED, "ip4 truncated header")                                                      \
+	_(VERSION, "ip4 version != 4")                                                            \
+	_(BAD_IHL, "ip4 bad header length")                                                       \
+	_(BAD_LENGTH, "ip4 length > l2 length")                                                   \
+	_(BAD_CHECKSUM, "ip4 bad checksum")                                                       \
+	_(TTL_EXPIRED, "ip4 ttl <= 1")
+
+enum ip4_input_error {
+#define _(sym, str) IP4_INPUT_ERROR_##sym,
+	foreach_ip4_input_error
+#undef _
+	IP4_INPUT_N_ERROR,
+};
+
+static const char *const ip4_input_error_strings[] = {
+#define _(sym, str) str,
+	foreach_ip4_input_error
+#undef _
+};
+
+/* One's complement sum of a 20-byte header, folded; 0xffff when it is valid. */
+static inline uint16_t
+ip4_header_sum20(const void *hdr)
+{
+	const uint32_t *w = hdr;
+	uint64_t s = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static inline uint16_t
+ip4_header_sum(const struct rte_ipv4_hdr *ip, unsigned ihl)
+{
+	if (likely(ihl == sizeof(*ip)))
+		return ip4_header_sum20(ip);
+	return (uint16_t)rte_raw_cksum(ip, ihl) ;
+}
+
+static inline rte_edge_t
+ip4_input_check(struct rte_mbuf *m, uint64_t *errors)
+{
+	const struct rte_ipv4_hdr *ip;
+	unsigned ihl, tot;
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip))) {
+		errors[IP4_INPUT_ERROR_TRUNCATED]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	if (likely(ip->version_ihl == 0x45)) {
+		ihl = sizeof(*ip);
+	} else {
+		if (unlikely((ip->version_ihl >> 4) != 4)) {
+			errors[IP4_INPUT_ERROR_VERSION]++;
+			return IP4_INPUT_NEXT_DROP;
+		}
+		ihl = (ip->version_ihl & 0xf) * 4u;
+		if (unlikely(ihl < sizeof(*ip) || RTE_ETHER_HDR_LEN + ihl > m->data_len)) {
+			errors[IP4_INPUT_ERROR_BAD_IHL]++;
+			return IP4_INPUT_NEXT_DROP;
+		}
+	}
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(tot < ihl || RTE_ETHER_HDR_LEN + tot > m->pkt_len)) {
+		errors[IP4_INPUT_ERROR_BAD_LENGTH]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	if (unlikely(ip4_header_sum(ip, ihl) != 0xffff)) {
+		errors[IP4_INPUT_ERROR_BAD_CHECKSUM]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	if (unlikely(ip->time_to_live <= 1)) {
+		errors[IP4_INPUT_ERROR_TTL_EXPIRED]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	return ip4_unicast_arc.next_edge[0][m->port];
+}
+
+static uint16_t
+ip4_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
+	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t spec = ip4_unicast_arc.next_edge[0][pkts[0]->port];
+	uint16_t i = 0, n_spec = 0;
+
+	for (; i + 8 <= cnt; i += 4) {
+		node_prefetch_data(pkts[i + 4]);
+		node_prefetch_data(pkts[i + 5]);
+		node_prefetch_data(pkts[i + 6]);
+		node_prefetch_data(pkts[i + 7]);
+		nexts[i] = ip4_input_check(pkts[i], errors);
+		nexts[i + 1] = ip4_input_check(pkts[i + 1], errors);
+		nexts[i + 2] = ip4_input_check(pkts[i + 2], errors);
+		nexts[i + 3] = ip4_input_check(pkts[i + 3], errors);
+		n_spec += (nexts[i] == spec) + (nexts[i + 1] == spec) + (nexts[i + 2] == spec) +
+			  (nexts[i + 3] == spec);
+	}
+	for (; i < cnt; i++) {
+		nexts[i] = ip4_input_check(pkts[i], errors);
+		n_spec += nexts[i] == spec;
+	}
+	node_dispatch(graph, node, objs, cnt, nexts, spec, n_spec);
+	return cnt;
+}
+
+static int
+ip4_input_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	RTE_SET_USED(graph);
+	return node_ctx_errors_init(node);
+}
+
+static struct rte_node_register ip4_input_node = {
+	.name = "ip4-input",
+	.process = ip4_input_process,
+	.init = ip4_input_init,
+	.nb_edges = IP4_INPUT_N_NEXT,
+	.next_nodes = {
+		[IP4_INPUT_NEXT_DROP] = "error-drop",
+		[IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup",
+	},
+};
+
+RTE_NODE_REGISTER(ip4_input_node);
+
+RTE_INIT(ip4_input_errors)
+{
+	err_register("ip4-input", ip4_input_error_strings, IP4_INPUT_N_ERROR);
+}

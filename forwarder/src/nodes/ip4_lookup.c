@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * ip4-lookup: longest-prefix match of the destination address (rte_lpm, four
+ * addresses at a time); the adjacency index travels to ip4-rewrite in the
+ * mbuf's dynamic field.
+ */
+#include <rte_ip.h>
+#include <rte_lpm.h>
+
+#include "vfwd_int.h"
+#include "node_util.h"
+
+enum ip4_lookup_next {
+	IP4_LOOKUP_NEXT_DROP,
+	IP4_LOOKUP_NEXT_REWRITE,
+	IP4_LOOKUP_N_NEXT,
+};
+
+#define foreach_ip4_lookup_error                                                                  \
+	_(NO_ROUTE, "no route")                                                                   \
+	_(LOCAL, "ip4 local destination (not forwarded)")                                        \
+	_(DROP_ROUTE, "drop route")
+
+enum ip4_lookup_error {
+#define _(sym, str) IP4_LOOKUP_ERROR_##sym,
+	foreach_ip4_lookup_error
+#undef _
+	IP4_LOOKUP_N_ERROR,
+};
+
+static const char *const ip4_lookup_error_strings[] = {
+#define _(sym, str) str,
+	foreach_ip4_lookup_error
+#undef _
+};
+
+static inline uint32_t
+ip4_dst(struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	return rte_be_to_cpu_32(ip->dst_addr);
+}
+
+static inline rte_edge_t
+ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
+{
+	const struct adj *adj;
+
+	if (unlikely(hop == UINT32_MAX)) {
+		errors[IP4_LOOKUP_ERROR_NO_ROUTE]++;
+		return IP4_LOOKUP_NEXT_DROP;
+	}
+	*mbuf_adj(m) = hop;
+	adj = &adj_table[hop];
+	if (likely(adj->type >= ADJ_GLEAN))
+		return IP4_LOOKUP_NEXT_REWRITE;
+	if (adj->type == ADJ_LOCAL)
+		errors[IP4_LOOKUP_ERROR_LOCAL]++;
+	else
+		errors[IP4_LOOKUP_ERROR_DROP_ROUTE]++;
+	return IP4_LOOKUP_NEXT_DROP;
+}
+
+static uint16_t
+ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
+	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	struct rte_lpm *lpm = fib_lpm;
+	uint16_t i = 0, n_spec = 0;
+	uint32_t hop[4];
+
+	for (; i + 4 <= cnt; i += 4) {
+		xmm_t dst;
+
+		if (i + 8 <= cnt) {
+			node_prefetch_data(pkts[i + 4]);
+			node_prefetch_data(pkts[i + 5]);
+			node_prefetch_data(pkts[i + 6]);
+			node_prefetch_data(pkts[i + 7]);
+		}
+		dst = _mm_set_epi32((int)ip4_dst(pkts[i + 3]), (int)ip4_dst(pkts[i + 2]),
+				    (int)ip4_dst(pkts[i + 1]), (int)ip4_dst(pkts[i]));
+		rte_lpm_lookupx4(lpm, dst, hop, UINT32_MAX);
+		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
+		nexts[i + 1] = ip4_lookup_next(pkts[i + 1], hop[1], errors);
+		nexts[i + 2] = ip4_lookup_next(pkts[i + 2], hop[2], errors);
+		nexts[i + 3] = ip4_lookup_next(pkts[i + 3], hop[3], errors);
+		n_spec += (nexts[i] + nexts[i + 1] + nexts[i + 2] + nexts[i + 3]);
+	}
+	for (; i < cnt; i++) {
+		if (rte_lpm_lookup(lpm, ip4_dst(pkts[i]), &hop[0]) < 0)
+			hop[0] = UINT32_MAX;
+		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
+		n_spec += nexts[i];
+	}
+	/* IP4_LOOKUP_NEXT_REWRITE is 1, so the sum of nexts counts rewrites */
+	node_dispatch(graph, node, objs, cnt, nexts, IP4_LOOKUP_NEXT_REWRITE, n_spec);
+	return cnt;
+}
+
+static int
+ip4_lookup_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	RTE_SET_USED(graph);
+	return node_ctx_errors_init(node);
+}
+
+static struct rte_node_register ip4_lookup_node = {
+	.name = "ip4-lookup",
+	.process = ip4_lookup_process,
+	.init = ip4_lookup_init,
+	.nb_edges = IP4_LOOKUP_N_NEXT,
+	.next_nodes = {
+		[IP4_LOOKUP_NEXT_DROP] = "error-drop",
+		[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
+	},
+};
+
+RTE_NODE_REGISTER(ip4_lookup_node);
+
+RTE_INIT(ip4_lookup_errors)
+{
+	err_register("ip4-lookup", ip4_lookup_error_strings, IP4_LOOKUP_N_ERROR);
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Interfaces: DPDK ethdev ports with names from the startup file.
+ */
+#include <errno.h>
+#include <string.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+
+#include "vfwd_int.h"
+
+struct port *
+port_by_name(const char *name)
+{
+	for (unsigned i = 0; i < vfwd.n_ports; i++)
+		if (strcmp(vfwd.ports[i].name, name) == 0)
+			return &vfwd.ports[i];
+	return NULL;
+}
+
+int
+port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_t nb_rxd,
+		uint16_t nb_txd)
+{
+	struct port *p;
+
+	if (vfwd.n_ports >= MAX_PORTS || port_id >= RTE_MAX_ETHPORTS)
+		return -ENOSPC;
+	if (port_by_name(name) != NULL || vfwd.port_index[port_id] >= 0)
+		return -EEXIST;
+	p = &vfwd.ports[vfwd.n_ports];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->port_id = port_id;
+	p->nb_rxq = nb_rxq ? nb_rxq : 1;
+	p->nb_rxd = nb_rxd;
+	p->nb_txd = nb_txd;
+	p->xconnect = -1;
+	p->rx_node = p->output_node = p->tx_node = RTE_NODE_ID_INVALID;
+	for (unsigned q = 0; q < MAX_WORKERS; q++)
+		rte_spinlock_init(&p->txq_lock[q]);
+	vfwd.port_index[port_id] = (int)vfwd.n_ports;
+	vfwd.n_ports++;
+	return 0;
+}
+
+static int
+port_start(struct port *p)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	unsigned nw = vfwd.n_workers ? vfwd.n_workers : 1;
+	int rc;
+
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_info_get(p->port_id, &info);
+	if (rc < 0)
+		return rc;
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	if (p->nb_rxq > info.max_rx_queues)
+		p->nb_rxq = info.max_rx_queues;
+	if (p->nb_rxq > MAX_WORKERS)
+		p->nb_rxq = MAX_WORKERS;
+	p->nb_txq = (uint16_t)RTE_MIN(nw, (unsigned)info.max_tx_queues);
+	p->txq_shared = p->nb_txq < nw;
+	if (p->nb_rxq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
+	}
+	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
+	if (rc < 0)
+		return rc;
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &p->nb_rxd, &p->nb_txd);
+	if (rc < 0)
+		return rc;
+	for (uint16_t q = 0; q < p->nb_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(p->port_id, q, p->nb_rxd,
+					    (unsigned)rte_eth_dev_socket_id(p->port_id), NULL,
+					    vfwd.pool);
+		if (rc < 0)
+			return rc;
+	}
+	for (uint16_t q = 0; q < p->nb_txq; q++) {
+		rc = rte_eth_tx_queue_setup(p->port_id, q, p->nb_txd,
+					    (unsigned)rte_eth_dev_socket_id(p->port_id), NULL);
+		if (rc < 0)
+			return rc;
+	}
+	rte_eth_promiscuous_enable(p->port_id);
+	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
+	if (rc < 0)
+		return rc;
+	return rte_eth_dev_start(p->port_id);
+}
+
+int
+ports_start(void)
+{
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		int rc = port_start(&vfwd.ports[i]);
+
+		if (rc < 0) {
+			RTE_LOG(ERR, USER1, "%s: cannot start port: %s\n", vfwd.ports[i].name,
+				strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void
+ports_stop(void)
+{
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		rte_eth_dev_stop(vfwd.ports[i].port_id);
+		rte_eth_dev_close(vfwd.ports[i].port_id);
+	}
+}

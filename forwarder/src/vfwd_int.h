@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * vfwd internals shared by the files of libvfwd (not installed).
+ */
+#ifndef VFWD_INT_H
+#define VFWD_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <rte_ether.h>
+#include <rte_graph.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_spinlock.h>
+
+#include "vfwd/plugin.h"
+
+#define VFWD_VERSION "0.1.0"
+#define MAX_PORTS 16
+#define MAX_WORKERS 16
+#define MAX_FEATURES 16
+#define MAX_ERRORS 512
+#define MAX_RXQ 2	/* rx queues of one port polled by one worker */
+#define NAME_LEN 32
+#define PATH_LEN 256
+
+/* ---- startup configuration (config.c) ---- */
+struct port_conf {
+	char name[NAME_LEN];
+	char devargs[PATH_LEN];
+	bool is_vdev;
+	uint16_t nb_rxd, nb_txd, nb_rxq;
+	int line;
+};
+
+struct plugin_conf {
+	char name[NAME_LEN * 2];
+	bool disable;
+};
+
+struct vfwd_conf {
+	char file[PATH_LEN];
+	char cli_listen[PATH_LEN];
+	char exec[PATH_LEN];
+	char eal_args[1024];
+	int main_core;
+	unsigned n_workers;
+	unsigned workers[MAX_WORKERS];
+	unsigned num_mbufs;
+	unsigned n_ports;
+	struct port_conf ports[MAX_PORTS];
+	char plugin_path[PATH_LEN];
+	unsigned n_plugins;
+	struct plugin_conf plugins[32];
+};
+
+int conf_parse_file(const char *path, struct vfwd_conf *conf, char *err, size_t errlen);
+int conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, char *err,
+		      size_t errlen);
+void conf_defaults(struct vfwd_conf *conf);
+
+/* ---- ports (port.c) ---- */
+struct port {
+	char name[NAME_LEN];
+	uint16_t port_id;
+	uint16_t nb_rxq, nb_txq;
+	uint16_t nb_rxd, nb_txd;
+	struct rte_ether_addr mac;
+	uint32_t ip4;		/* host order, 0 when unset */
+	uint8_t ip4_len;
+	int xconnect;		/* peer port index, -1 when l3 */
+	rte_node_t rx_node, output_node, tx_node;
+	bool txq_shared;
+	rte_spinlock_t txq_lock[MAX_WORKERS];
+	char driver[NAME_LEN];
+	char devargs[PATH_LEN];
+};
+
+/* ---- global state ---- */
+struct vfwd_main {
+	struct vfwd_conf conf;
+	unsigned n_ports;
+	struct port ports[MAX_PORTS];
+	int port_index[RTE_MAX_ETHPORTS]; /* ethdev port id -> index, -1 */
+	struct rte_mempool *pool;
+	unsigned n_workers;
+	unsigned worker_lcore[MAX_WORKERS];
+	struct rte_graph *graph[MAX_WORKERS];
+	rte_graph_t graph_id[MAX_WORKERS];
+	uint64_t loops[MAX_WORKERS];
+	volatile bool quit;
+	struct rte_ring *punt_ring;	/* ARP replies for the main lcore to learn from */
+	uint64_t tsc_hz;
+	int cur_worker;			/* worker whose graph is being created */
+};
+
+extern struct vfwd_main vfwd;
+
+static inline struct port *
+port_by_ethdev(uint16_t port_id)
+{
+	int i = vfwd.port_index[port_id];
+
+	return i < 0 ? NULL : &vfwd.ports[i];
+}
+
+struct port *port_by_name(const char *name);
+int port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_t nb_rxd,
+		    uint16_t nb_txd);
+int ports_start(void);
+void ports_stop(void);
+
+/* ---- error counters (error.c) ---- */
+extern uint64_t err_counters[MAX_WORKERS][MAX_ERRORS];
+int err_register(const char *node, const char *const *reasons, uint16_t n);
+uint64_t *err_block_for_node(const char *node, unsigned worker);
+void err_show(struct vfwd_cli_out *out);
+void err_clear(void);
+uint64_t err_get(const char *node, const char *reason);
+
+/* ---- graph and nodes (graph.c) ---- */
+int node_ctx_errors_init(struct rte_node *node);
+int graph_nodes_setup(void);
+int graphs_create(void);
+int workers_launch(void);
+void workers_stop(void);
+uint16_t edge_index(rte_node_t from, const char *to);
+
+/* per-port nodes (nodes/port_io.c) and port-indexed next edges */
+int port_nodes_register_all(void);
+extern uint8_t port_rx_next[RTE_MAX_ETHPORTS];
+extern int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
+extern uint16_t l2_xconnect_next[RTE_MAX_ETHPORTS];
+extern uint16_t arp_input_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
+
+/* ---- feature arc (feature.c) ---- */
+#define ARC_IP4_UNICAST "ip4-unicast"
+struct feature {
+	char name[RTE_NODE_NAMESIZE];
+	rte_node_t node;
+	int order;
+	uint16_t n_errors;
+};
+struct feature_arc {
+	unsigned n_features;
+	struct feature features[MAX_FEATURES];
+	uint32_t enabled[RTE_MAX_ETHPORTS]; /* bitmask of feature slots */
+	/* next_edge[0] is used by ip4-input (the arc start), next_edge[1 + slot] by features */
+	uint16_t next_edge[MAX_FEATURES + 1][RTE_MAX_ETHPORTS];
+	/* edge[from][to]: from = 0 start, 1+slot; to = slot, MAX_FEATURES = ip4-lookup */
+	uint16_t edge[MAX_FEATURES + 1][MAX_FEATURES + 1];
+};
+extern struct feature_arc ip4_unicast_arc;
+int feature_arc_finalize(void);
+int feature_enable(const char *port, const char *feature, bool enable, char *err, size_t len);
+int feature_slot_by_node(const char *node);
+
+/* ---- FIB, adjacencies and neighbours (fib.c) ---- */
+enum adj_type { ADJ_DROP, ADJ_LOCAL, ADJ_GLEAN, ADJ_REWRITE };
+struct adj {
+	uint8_t type;
+	uint8_t valid;		/* rewrite ready */
+	uint16_t port_id;	/* ethdev port */
+	uint16_t tx_edge;	/* edge from ip4-rewrite to <port>-output */
+	uint16_t refs;
+	uint32_t nh;		/* next hop, host order */
+	uint8_t rewrite[12];	/* dst mac, src mac */
+};
+#define MAX_ADJ 4096
+extern struct adj adj_table[MAX_ADJ];
+extern struct rte_lpm *fib_lpm;
+int fib_init(void);
+int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
+		  char *err, size_t errlen);
+int fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen);
+int fib_neighbor_set(int port_index, uint32_t ip, const struct rte_ether_addr *mac, bool del);
+int fib_interface_address_set(int port_index, uint32_t ip, uint8_t len, bool del, char *err,
+			      size_t errlen);
+void fib_show(struct vfwd_cli_out *out);
+void fib_neighbors_show(struct vfwd_cli_out *out);
+int fib_punt_poll(void);
+uint16_t rewrite_edge_for_port(uint16_t port_id);
+
+/* ---- CLI (cli.c, cli_server.c, runtime.c) ---- */
+struct vfwd_cli_out {
+	char *buf;
+	size_t len, cap;
+	bool error;
+};
+int cli_execute(const char *line, struct vfwd_cli_out *out);
+int cli_exec_file(const char *path);
+void cli_out_free(struct vfwd_cli_out *out);
+int cli_server_open(const char *path);
+int cli_server_poll(int timeout_ms);
+void cli_server_close(void);
+void cli_builtin_register(void);
+int runtime_show(struct vfwd_cli_out *out, bool json);
+void runtime_clear(void);
+void runtime_start(void);
+void cli_center(struct vfwd_cli_out *out, int width, const char *s);
+int cli_error(struct vfwd_cli_out *out, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- plugins (plugin.c) ---- */
+int plugins_load(const struct vfwd_conf *conf, char *err, size_t errlen);
+int plugin_load_one(const char *path, char *err, size_t errlen);
+void plugins_show(struct vfwd_cli_out *out);
+const char *vfwd_install_dir(void);
+
+/* ---- startup (vfwd.c) ---- */
+VFWD_API int vfwd_main(int argc, char **argv);
+int vfwd_dataplane_init(char *err, size_t errlen);
+int vfwd_pool_create(unsigned n);
+
+/* ---- mbuf metadata ---- */
+extern int mbuf_adj_offset;
+static inline uint32_t *
+mbuf_adj(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, mbuf_adj_offset, uint32_t *);
+}
+int mbuf_meta_init(void);
+
+#endif /* VFWD_INT_H */
