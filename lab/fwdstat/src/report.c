@@ -62,7 +62,7 @@ static void
 gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
 {
 	static const char *const terms[][2] = {
-		{ "svg size 960,540 dynamic enhanced font 'sans,12' background '#ffffff'",
+		{ "svg size 960,540 fixed enhanced font 'sans,12' background '#ffffff'",
 		  ".svg" },
 		{ "pngcairo size 960,540 enhanced font 'sans,10'", ".png" },
 	};
@@ -91,10 +91,11 @@ plot_add(struct campaign_out *co, const char *name, const char *title)
 static int
 plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 {
-	char name[160], path[4400], body[4096];
+	char name[160], path[4400], title[200], *body = NULL;
 	struct plot *p;
-	FILE *f;
-	size_t rows = 0, off;
+	FILE *f, *m;
+	size_t rows = 0, size = 0;
+	double ymax = 0;
 
 	safe_name(name, sizeof(name), c->profiles[prof]);
 	snprintf(path, sizeof(path), "clocks-%s", name);
@@ -120,6 +121,8 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 				fprintf(f, " NaN NaN NaN");
 			else
 				fprintf(f, " %.4f %.4f %.4f", s.median, s.min, s.max);
+			if (s.n > 0 && s.max > ymax)
+				ymax = s.max;
 		}
 		fputc('\n', f);
 		rows++;
@@ -129,34 +132,37 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 		remove(path);
 		return 0;
 	}
-	snprintf(body, sizeof(body), "clocks/packet per node, %s (median, bars min..max)",
+	snprintf(title, sizeof(title), "clocks/packet per node, %s (median, bars min..max)",
 		 c->profiles[prof]);
-	p = plot_add(co, name, body);
-	if (p == NULL)
-		return 0;
-	off = (size_t)snprintf(body, sizeof(body),
-			       "set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:*]\n"
-			       "set style data histograms\nset style histogram errorbars gap 2 "
-			       "lw 1\nset style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-			       "set xtics rotate by -35 nomirror\nset grid ytics\n"
-			       "set key top right\nset datafile missing 'NaN'\nplot ",
-			       p->title);
-	for (size_t g = 0; g < c->ngroups && off < sizeof(body); g++)
-		off += (size_t)snprintf(body + off, sizeof(body) - off,
-					"%s'%s/%s.dat' using %zu:%zu:%zu%s title '%s'",
-					g ? ", " : "", co->dir, name, 2 + 3 * g, 3 + 3 * g,
-					4 + 3 * g, g == 0 ? ":xtic(1)" : "", c->groups[g]);
+	p = plot_add(co, name, title);
+	m = p != NULL ? open_memstream(&body, &size) : NULL;
+	if (m == NULL)
+		return p == NULL ? 0 : -ENOMEM;
+	fprintf(m, "set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
+		   "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
+		   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+		   "set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
+		   "set datafile missing 'NaN'\nplot ",
+		p->title, ymax > 0 ? ymax * 1.15 : 1);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		fputs(g ? ", " : "", m);
+		gp_str(m, co->dir, name, ".dat");
+		fprintf(m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
+			g == 0 ? ":xtic(1)" : "", c->groups[g]);
+	}
+	fclose(m);
 	gp_terminals(co->gp, co, p, body);
+	free(body);
 	return 0;
 }
 
 static int
 plot_ndr(struct campaign_out *co, const struct sweep *s)
 {
-	char path[4400], body[4096];
+	char path[4400], title[200], *body = NULL;
 	struct plot *p;
-	size_t off;
-	FILE *f;
+	size_t size = 0;
+	FILE *f, *m;
 
 	snprintf(path, sizeof(path), "%s/ndr.dat", co->dir);
 	f = fopen(path, "w");
@@ -179,22 +185,25 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 		fputc('\n', f);
 	}
 	fclose(f);
-	snprintf(body, sizeof(body), "NDR per frame size against the %.3g Gb/s line rate",
+	snprintf(title, sizeof(title), "NDR per frame size against the %.3g Gb/s line rate",
 		 s->link_bps / 1e9);
-	p = plot_add(co, "ndr", body);
-	if (p == NULL)
-		return 0;
-	off = (size_t)snprintf(body, sizeof(body),
-			       "set title '%s'\nset xlabel 'frame size (bytes)'\n"
-			       "set ylabel 'Mpps'\nset logscale y\nset grid\nset key top right\n"
-			       "set datafile missing 'NaN'\nplot '%s/ndr.dat' using 1:2 with "
-			       "lines dt 2 lw 2 lc rgb '#555555' title 'line rate'",
-			       p->title, co->dir);
-	for (size_t d = 0; d < s->nduts && off < sizeof(body); d++)
-		off += (size_t)snprintf(body + off, sizeof(body) - off,
-					", '%s/ndr.dat' using 1:%zu with linespoints lw 2 pt 7 "
-					"title '%s NDR'", co->dir, 3 + d, s->duts[d]);
+	p = plot_add(co, "ndr", title);
+	m = p != NULL ? open_memstream(&body, &size) : NULL;
+	if (m == NULL)
+		return p == NULL ? 0 : -ENOMEM;
+	fprintf(m, "set title '%s'\nset xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
+		   "set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
+		   "plot ", p->title);
+	for (size_t d = 0; d < s->nduts; d++) {
+		gp_str(m, co->dir, "ndr", ".dat");
+		fprintf(m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
+			s->duts[d]);
+	}
+	gp_str(m, co->dir, "ndr", ".dat");
+	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", m);
+	fclose(m);
 	gp_terminals(co->gp, co, p, body);
+	free(body);
 	return 0;
 }
 
