@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Test packets: TRex-style UDP profiles, the payload signature, ARP. No DPDK here. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tgen.h"
+
+static const uint16_t imix_sizes[TGEN_IMIX_PERIOD] = {64, 594, 64,  64, 1518, 64,
+						      594, 64, 64, 594, 64,  594};
+
+int
+tgen_profile_parse(const char *name, struct tgen_profile *p)
+{
+	if (strcmp(name, "udp") == 0)
+		p->kind = TGEN_PROFILE_UDP;
+	else if (strcmp(name, "imix") == 0)
+		p->kind = TGEN_PROFILE_IMIX;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *
+tgen_profile_name(const struct tgen_profile *p)
+{
+	return p->kind == TGEN_PROFILE_IMIX ? "imix" : "udp";
+}
+
+uint16_t
+tgen_profile_frame_size(const struct tgen_profile *p, uint64_t seq)
+{
+	if (p->kind == TGEN_PROFILE_IMIX)
+		return imix_sizes[seq % TGEN_IMIX_PERIOD];
+	return p->frame_size;
+}
+
+double
+tgen_profile_mean_frame(const struct tgen_profile *p)
+{
+	double sum = 0;
+	int i;
+
+	if (p->kind != TGEN_PROFILE_IMIX)
+		return p->frame_size;
+	for (i = 0; i < TGEN_IMIX_PERIOD; i++)
+		sum += imix_sizes[i];
+	return sum / TGEN_IMIX_PERIOD;
+}
+
+uint16_t
+tgen_profile_max_frame(const struct tgen_profile *p)
+{
+	return p->kind == TGEN_PROFILE_IMIX ? 1518 : p->frame_size;
+}
+
+static uint16_t
+ip_cksum(const uint8_t *h)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)h[i] << 8 | h[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffff);
+}
+
+void
+tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
+	       uint8_t trial, uint64_t tsc)
+{
+	uint16_t len = frame_size - TGEN_FCS_LEN;
+	uint8_t *ip = buf + 14, *udp = buf + 34;
+	struct tgen_sig sig;
+	uint16_t ck;
+
+	memcpy(buf, s->dst_mac, 6);
+	memcpy(buf + 6, s->src_mac, 6);
+	put16(buf + 12, 0x0800);
+	ip[0] = 0x45;
+	ip[1] = 0;
+	put16(ip + 2, len - 14);
+	put16(ip + 4, 1); /* scapy's default id */
+	put16(ip + 6, 0);
+	ip[8] = 64;
+	ip[9] = 17;
+	put16(ip + 10, 0);
+	put32(ip + 12, s->src_ip + (s->flows > 1 ? seq % s->flows : 0));
+	put32(ip + 16, s->dst_ip);
+	ck = ip_cksum(ip);
+	put16(ip + 10, ck);
+	put16(udp, s->sport);
+	put16(udp + 2, s->dport);
+	put16(udp + 4, len - 34);
+	put16(udp + 6, 0); /* no UDP checksum: the payload changes per packet */
+	sig.magic = htons(TGEN_SIG_MAGIC);
+	sig.dir = s->dir;
+	sig.trial = trial;
+	sig.seq = seq;
+	sig.tsc = tsc;
+	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+}
+
+const struct tgen_sig *
+tgen_pkt_parse(const uint8_t *buf, uint32_t len)
+{
+	const struct tgen_sig *sig;
+
+	if (len < TGEN_HDR_LEN + sizeof(*sig))
+		return NULL;
+	if (buf[12] != 0x08 || buf[13] != 0x00 || buf[14] != 0x45 || buf[23] != 17)
+		return NULL;
+	sig = (const struct tgen_sig *)(buf + TGEN_HDR_LEN);
+	if (sig->magic != htons(TGEN_SIG_MAGIC) || sig->dir >= TGEN_NDIR)
+		return NULL;
+	return sig;
+}
+
+int
+tgen_mac_parse(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &tail) !=
+	    6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			return -EINVAL;
+		mac[i] = b[i];
+	}
+	return 0;
+}
+
+int
+tgen_ip_parse(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+uint32_t
+tgen_arp_build(uint8_t *buf, int op, const uint8_t smac[6], uint32_t sip, const uint8_t tmac[6],
+	       uint32_t tip)
+{
+	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	uint8_t *a = buf + 14;
+
+	memcpy(buf, op == 1 ? bcast : tmac, 6);
+	memcpy(buf + 6, smac, 6);
+	put16(buf + 12, 0x0806);
+	put16(a, 1);
+	put16(a + 2, 0x0800);
+	a[4] = 6;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, smac, 6);
+	put32(a + 14, sip);
+	if (op == 1)
+		memset(a + 18, 0, 6);
+	else
+		memcpy(a + 18, tmac, 6);
+	put32(a + 24, tip);
+	memset(buf + 42, 0, 18);
+	return 60;
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int
+tgen_arp_parse(const uint8_t *buf, uint32_t len, uint8_t smac[6], uint32_t *sip, uint32_t *tip)
+{
+	const uint8_t *a = buf + 14;
+
+	if (len < 42 || buf[12] != 0x08 || buf[13] != 0x06)
+		return 0;
+	if (a[0] != 0 || a[1] != 1 || a[2] != 0x08 || a[3] != 0 || a[4] != 6 || a[5] != 4)
+		return 0;
+	if (a[6] != 0 || (a[7] != 1 && a[7] != 2))
+		return 0;
+	memcpy(smac, a + 8, 6);
+	*sip = get32(a + 14);
+	*tip = get32(a + 24);
+	return a[7];
+}

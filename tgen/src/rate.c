@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Rate units and the TSC pacer. No DPDK here. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tgen.h"
+
+struct unit {
+	const char *suffix;
+	int kind;
+	double mult;
+};
+
+static const struct unit units[] = {
+	{"mpps", TGEN_RATE_PPS, 1e6}, {"kpps", TGEN_RATE_PPS, 1e3}, {"pps", TGEN_RATE_PPS, 1},
+	{"gbps", TGEN_RATE_BPS, 1e9}, {"mbps", TGEN_RATE_BPS, 1e6}, {"kbps", TGEN_RATE_BPS, 1e3},
+	{"bps", TGEN_RATE_BPS, 1},    {"%", TGEN_RATE_PCT, 1},      {"", TGEN_RATE_PPS, 1},
+};
+
+int
+tgen_rate_parse(const char *s, struct tgen_rate *r)
+{
+	size_t i, n = strlen(s), sl;
+	char *end;
+	double v;
+
+	if (strcasecmp(s, "max") == 0) {
+		r->unit = TGEN_RATE_MAX;
+		r->value = 0;
+		return 0;
+	}
+	v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v <= 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		sl = strlen(units[i].suffix);
+		if ((size_t)(end - s) + sl == n && strcasecmp(end, units[i].suffix) == 0) {
+			r->unit = units[i].kind;
+			r->value = v * units[i].mult;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int
+tgen_bps_parse(const char *s, uint64_t *bps)
+{
+	struct tgen_rate r;
+
+	if (tgen_rate_parse(s, &r) < 0 || r.unit == TGEN_RATE_PCT || r.unit == TGEN_RATE_MAX)
+		return -EINVAL;
+	if (strspn(s, "0123456789.") == strlen(s)) /* a bare number is bits per second here */
+		r.unit = TGEN_RATE_BPS;
+	if (r.unit != TGEN_RATE_BPS)
+		return -EINVAL;
+	*bps = (uint64_t)r.value;
+	return 0;
+}
+
+double
+tgen_line_rate_pps(double mean_frame, uint64_t link_bps)
+{
+	return (double)link_bps / ((mean_frame + TGEN_L1_OVERHEAD) * 8);
+}
+
+int
+tgen_rate_to_pps(const struct tgen_rate *r, double mean_frame, uint64_t link_bps, double *pps)
+{
+	double line = tgen_line_rate_pps(mean_frame, link_bps);
+
+	switch (r->unit) {
+	case TGEN_RATE_MAX:
+		*pps = line;
+		return 0;
+	case TGEN_RATE_PPS:
+		*pps = r->value;
+		break;
+	case TGEN_RATE_BPS: /* L2 frame bits, as the JSON's *_bps */
+		*pps = r->value / (mean_frame * 8);
+		break;
+	case TGEN_RATE_PCT: /* of the L1 line rate */
+		if (r->value > 100)
+			return -ERANGE;
+		*pps = line * r->value / 100;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*pps < 1)
+		return -ERANGE;
+	if (*pps > line * 1.000001)
+		return -ERANGE;
+	return 0;
+}
+
+uint32_t
+tgen_burst_for_rate(double pps)
+{
+	double b = ceil(pps / 500e3); /* a burst at most every 2 us */
+
+	if (b < 1)
+		return 1;
+	if (b > 32)
+		return 32;
+	return (uint32_t)b;
+}
+
+void
+tgen_pacer_init(struct tgen_pacer *p, double pps, uint64_t tsc_hz, uint64_t now)
+{
+	memset(p, 0, sizeof(*p));
+	p->start_tsc = now;
+	p->tsc_per_pkt = pps > 0 ? (double)tsc_hz / pps : 0;
+	p->burst = pps > 0 ? tgen_burst_for_rate(pps) : 32;
+	/* falling more than 1 ms (and 4 bursts) behind is a hiccup: skip, do not burst */
+	p->max_lag_pkts = pps > 0 ? (uint64_t)(pps / 1000) + 4 * p->burst : 0;
+}
+
+uint32_t
+tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
+{
+	uint64_t target, due;
+
+	if (p->tsc_per_pkt == 0)
+		return p->burst;
+	if (now <= p->start_tsc)
+		return 0;
+	target = (uint64_t)((double)(now - p->start_tsc) / p->tsc_per_pkt);
+	if (target <= p->sent)
+		return 0;
+	due = target - p->sent;
+	if (due > p->max_lag_pkts) {
+		p->skipped += due - p->burst;
+		p->sent += due - p->burst;
+		due = p->burst;
+	}
+	/* send whole bursts only, unless the schedule is behind */
+	if (due < p->burst)
+		return 0;
+	return p->burst;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tgen: shared types of the traffic generator (profiles, pacing, trial results, search). */
+#ifndef TGEN_H
+#define TGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define TGEN_MAX_FRAME 9000
+#define TGEN_MIN_FRAME 64
+#define TGEN_FCS_LEN 4
+#define TGEN_L1_OVERHEAD 20 /* preamble + SFD + inter-frame gap, bytes */
+#define TGEN_SIG_MAGIC 0x7467u
+#define TGEN_NDIR 2
+
+/* ---- profiles and packets (pkt.c) ---- */
+enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX };
+
+struct tgen_profile {
+	enum tgen_profile_kind kind;
+	uint16_t frame_size; /* udp: every frame; imix: 0 */
+	uint32_t flows;      /* source addresses that vary, >= 1 */
+	bool bidir;
+};
+
+/* The addresses of one direction's stream. */
+struct tgen_stream {
+	uint8_t src_mac[6];
+	uint8_t dst_mac[6];
+	uint32_t src_ip; /* host order; the base when flows > 1 */
+	uint32_t dst_ip;
+	uint16_t sport;
+	uint16_t dport;
+	uint32_t flows;
+	uint8_t dir; /* 0: port0 -> port1, 1: port1 -> port0 */
+};
+
+/* The signature every test packet carries right after the UDP header (16 bytes). */
+struct tgen_sig {
+	uint16_t magic; /* TGEN_SIG_MAGIC, network order */
+	uint8_t dir;
+	uint8_t trial; /* low 8 bits of the trial index: late packets are told apart */
+	uint32_t seq;
+	uint64_t tsc;
+} __attribute__((packed));
+
+#define TGEN_HDR_LEN 42 /* Ethernet + IPv4 + UDP */
+#define TGEN_IMIX_PERIOD 12
+
+int tgen_profile_parse(const char *name, struct tgen_profile *p);
+const char *tgen_profile_name(const struct tgen_profile *p);
+/* Frame size (with FCS) of packet number seq of the profile. */
+uint16_t tgen_profile_frame_size(const struct tgen_profile *p, uint64_t seq);
+/* Mean frame size (with FCS), for bps <-> pps. */
+double tgen_profile_mean_frame(const struct tgen_profile *p);
+uint16_t tgen_profile_max_frame(const struct tgen_profile *p);
+/* Writes headers and signature of packet seq into buf (frame_size - FCS bytes long). */
+void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
+		    uint8_t trial, uint64_t tsc);
+/* Returns the signature of a tgen packet or NULL when buf is not one of ours. */
+const struct tgen_sig *tgen_pkt_parse(const uint8_t *buf, uint32_t len);
+int tgen_mac_parse(const char *s, uint8_t mac[6]);
+int tgen_ip_parse(const char *s, uint32_t *ip);
+/* ARP (pkt.c): build a request/reply; parse returns 1 for request, 2 for reply, 0 else. */
+uint32_t tgen_arp_build(uint8_t *buf, int op, const uint8_t smac[6], uint32_t sip,
+			const uint8_t tmac[6], uint32_t tip);
+int tgen_arp_parse(const uint8_t *buf, uint32_t len, uint8_t smac[6], uint32_t *sip,
+		   uint32_t *tip);
+
+/* ---- rates (rate.c) ---- */
+struct tgen_rate {
+	enum { TGEN_RATE_PPS, TGEN_RATE_BPS, TGEN_RATE_PCT, TGEN_RATE_MAX } unit;
+	double value;
+};
+
+int tgen_rate_parse(const char *s, struct tgen_rate *r);
+/* Packets per second for a rate, the profile's mean frame and the link speed; -errno when
+ * the rate is impossible (zero, above line rate). */
+int tgen_rate_to_pps(const struct tgen_rate *r, double mean_frame, uint64_t link_bps,
+		     double *pps);
+double tgen_line_rate_pps(double mean_frame, uint64_t link_bps);
+int tgen_bps_parse(const char *s, uint64_t *bps);
+
+/* TSC pacer: packets due by time now, in small evenly spaced bursts. */
+struct tgen_pacer {
+	uint64_t start_tsc;
+	double tsc_per_pkt; /* 0: unpaced */
+	uint64_t sent;
+	uint32_t burst;
+	uint64_t max_lag_pkts; /* a pacer that falls further behind skips ahead */
+	uint64_t skipped;
+};
+
+void tgen_pacer_init(struct tgen_pacer *p, double pps, uint64_t tsc_hz, uint64_t now);
+/* How many packets to send now (0..burst). */
+uint32_t tgen_pacer_due(struct tgen_pacer *p, uint64_t now);
+uint32_t tgen_burst_for_rate(double pps);
+
+/* ---- receive statistics (stats.c) ---- */
+#define TGEN_LAT_SUB 32
+#define TGEN_LAT_BUCKETS (64 * TGEN_LAT_SUB)
+
+struct tgen_lat {
+	uint64_t count, min, max;
+	double sum;
+	uint64_t hist[TGEN_LAT_BUCKETS];
+};
+
+struct tgen_seq {
+	uint64_t *bits;
+	uint64_t nbits;
+	uint64_t max_seen;
+	bool any;
+	uint64_t received, unique, duplicates, reordered, out_of_range;
+};
+
+void tgen_lat_reset(struct tgen_lat *l);
+void tgen_lat_add(struct tgen_lat *l, uint64_t ns);
+uint64_t tgen_lat_percentile(const struct tgen_lat *l, double q);
+int tgen_seq_init(struct tgen_seq *s, uint64_t nbits);
+void tgen_seq_reset(struct tgen_seq *s);
+void tgen_seq_free(struct tgen_seq *s);
+void tgen_seq_add(struct tgen_seq *s, uint32_t seq);
+
+/* ---- one trial's result ---- */
+struct tgen_result {
+	uint32_t index;
+	const char *phase;
+	double rate_pps_requested;
+	double duration_s;
+	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, loss_packets;
+	double loss_ratio;
+	double tx_pps, rx_pps, tx_bps, rx_bps;
+	uint64_t reordered, duplicates, tx_refused, late_packets, rx_other, pacer_skipped;
+	uint64_t lat_min, lat_avg, lat_max, lat_p50, lat_p90, lat_p99, lat_p999;
+};
+
+/* ---- NDR/PDR search (search.c), free of DPDK so the unit tests drive it ---- */
+struct tgen_bound {
+	double lo, hi; /* lo: highest passing rate (0: none); hi: lowest failing (0: none) */
+	double lo_dur, hi_dur;
+	uint32_t downs; /* failing trials in a row with no passing one */
+};
+
+struct tgen_search {
+	double min_pps, max_pps, width, pdr_loss;
+	double trial_s, final_s;
+	uint32_t max_trials;
+	uint32_t trials;
+	struct tgen_bound b[2]; /* 0: NDR, 1: PDR */
+	double last_rx_pps;
+	bool started;
+};
+
+struct tgen_search_step {
+	double rate_pps;
+	double duration_s;
+	const char *phase;
+};
+
+void tgen_search_init(struct tgen_search *s, double min_pps, double max_pps, double width,
+		      double pdr_loss, double trial_s, double final_s, uint32_t max_trials);
+/* 1: run the trial in *step; 0: search done. */
+int tgen_search_next(struct tgen_search *s, struct tgen_search_step *step);
+void tgen_search_record(struct tgen_search *s, double rate_pps, double duration_s,
+			double loss_ratio, double rx_pps);
+/* Result for criterion k (0 NDR, 1 PDR): rate, or 0 with *below true. */
+double tgen_search_result(const struct tgen_search *s, int k, bool *below);
+
+#endif

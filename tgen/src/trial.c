@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One trial: paced transmit on port0 (and port1 with --bidir), receive on both, then a drain
+ * window; packets of an earlier trial that arrive late are counted apart. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "dp.h"
+
+#define RX_BURST 32
+
+struct trial_state {
+	uint8_t tag;
+	double ns_per_tsc;
+	uint64_t tx_packets[TGEN_NDIR], tx_bytes, tx_refused;
+	uint64_t rx_bytes, late, other;
+	uint32_t next_seq[TGEN_NDIR];
+	struct tgen_pacer pacer[TGEN_NDIR];
+};
+
+void
+tgen_streams_init(struct tgen_ctx *c)
+{
+	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	int d;
+
+	for (d = 0; d < TGEN_NDIR; d++) {
+		struct tgen_stream *s = &c->stream[d];
+
+		memcpy(s->src_mac, c->port[d].mac, 6);
+		memcpy(s->dst_mac, c->port[d].dst_known ? c->port[d].dst_mac : bcast, 6);
+		s->src_ip = d == 0 ? 0x10000001 : 0x30000001; /* 16.0.0.1 / 48.0.0.1 */
+		s->dst_ip = d == 0 ? 0x30000001 : 0x10000001;
+		s->sport = d == 0 ? 1025 : 12;
+		s->dport = d == 0 ? 12 : 1025;
+		s->flows = c->profile.flows;
+		s->dir = d;
+	}
+}
+
+static void
+rx_poll(struct tgen_ctx *c, struct trial_state *t)
+{
+	struct rte_mbuf *pkts[RX_BURST];
+	const struct tgen_sig *sig;
+	uint64_t now;
+	uint16_t n, j;
+	int p;
+
+	for (p = 0; p < TGEN_NDIR; p++) {
+		n = rte_eth_rx_burst(c->port[p].id, 0, pkts, RX_BURST);
+		if (n == 0)
+			continue;
+		now = rte_rdtsc();
+		for (j = 0; j < n; j++) {
+			const uint8_t *d = rte_pktmbuf_mtod(pkts[j], const uint8_t *);
+
+			if (j + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[j + 1], void *));
+			sig = tgen_pkt_parse(d, pkts[j]->data_len);
+			if (sig == NULL) {
+				if (!tgen_arp_input(c, p, d, pkts[j]->data_len))
+					t->other++;
+				continue;
+			}
+			if (sig->trial != t->tag) {
+				t->late++;
+				continue;
+			}
+			tgen_seq_add(&c->seq[sig->dir], sig->seq);
+			t->rx_bytes += pkts[j]->pkt_len + TGEN_FCS_LEN;
+			if (now > sig->tsc)
+				tgen_lat_add(&c->lat, (uint64_t)((double)(now - sig->tsc) *
+								 t->ns_per_tsc));
+		}
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+}
+
+static void
+tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
+{
+	struct rte_mbuf *pkts[32];
+	uint32_t n = tgen_pacer_due(&t->pacer[d], now), i;
+	uint16_t sent, size;
+
+	if (n == 0)
+		return;
+	if (rte_pktmbuf_alloc_bulk(c->tx_pool, pkts, n) != 0)
+		return; /* the pacer falls behind and says so */
+	for (i = 0; i < n; i++) {
+		uint32_t seq = t->next_seq[d]++;
+
+		size = tgen_profile_frame_size(&c->profile, seq);
+		tgen_pkt_build(rte_pktmbuf_mtod(pkts[i], uint8_t *), &c->stream[d], size, seq,
+			       t->tag, now);
+		pkts[i]->data_len = pkts[i]->pkt_len = size - TGEN_FCS_LEN;
+		t->tx_bytes += size;
+	}
+	sent = rte_eth_tx_burst(c->port[d].id, 0, pkts, n);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+		t->tx_refused += n - sent;
+	}
+	t->tx_packets[d] += n;
+	t->pacer[d].sent += n;
+}
+
+static int
+seq_prepare(struct tgen_ctx *c, double pps, double duration_s)
+{
+	uint64_t want;
+	int d, ret;
+
+	if (pps <= 0)
+		pps = tgen_line_rate_pps(tgen_profile_mean_frame(&c->profile), c->link_bps);
+	want = (uint64_t)(pps * duration_s * 1.05) + 65536;
+	if (want > UINT32_MAX)
+		want = (uint64_t)UINT32_MAX + 1;
+	for (d = 0; d < TGEN_NDIR; d++) {
+		if (c->seq[d].bits != NULL && c->seq[d].nbits >= want) {
+			tgen_seq_reset(&c->seq[d]);
+			continue;
+		}
+		tgen_seq_free(&c->seq[d]);
+		ret = tgen_seq_init(&c->seq[d], want);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void
+progress_line(struct tgen_ctx *c, struct trial_state *t, double secs, uint64_t *last_tx,
+	      uint64_t *last_rx)
+{
+	uint64_t tx = t->tx_packets[0] + t->tx_packets[1];
+	uint64_t rx = c->seq[0].unique + c->seq[1].unique;
+	uint64_t dtx = tx - *last_tx, drx = rx - *last_rx;
+
+	printf("  %4.0fs  tx %10" PRIu64 " pps  rx %10" PRIu64 " pps  refused %" PRIu64
+	       "  lat avg %.1f us\n",
+	       secs, dtx, drx, t->tx_refused,
+	       c->lat.count ? c->lat.sum / (double)c->lat.count / 1000 : 0.0);
+	fflush(stdout);
+	*last_tx = tx;
+	*last_rx = rx;
+}
+
+static void
+result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
+	    struct tgen_result *r)
+{
+	uint64_t rx = 0;
+	int d;
+
+	r->tx_packets = t->tx_packets[0] + t->tx_packets[1];
+	r->tx_bytes = t->tx_bytes;
+	r->reordered = r->duplicates = 0;
+	for (d = 0; d < TGEN_NDIR; d++) {
+		rx += c->seq[d].unique;
+		r->reordered += c->seq[d].reordered;
+		r->duplicates += c->seq[d].duplicates;
+	}
+	r->rx_packets = rx;
+	r->rx_bytes = t->rx_bytes;
+	r->loss_packets = r->tx_packets > rx ? r->tx_packets - rx : 0;
+	r->loss_ratio = r->tx_packets ? (double)r->loss_packets / (double)r->tx_packets : 0;
+	r->rate_pps_requested = pps;
+	r->duration_s = dur;
+	r->tx_pps = dur > 0 ? (double)r->tx_packets / dur : 0;
+	r->rx_pps = dur > 0 ? (double)rx / dur : 0;
+	r->tx_bps = dur > 0 ? (double)r->tx_bytes * 8 / dur : 0;
+	r->rx_bps = dur > 0 ? (double)r->rx_bytes * 8 / dur : 0;
+	r->tx_refused = t->tx_refused;
+	r->late_packets = t->late;
+	r->rx_other = t->other;
+	r->pacer_skipped = t->pacer[0].skipped + t->pacer[1].skipped;
+	r->lat_min = c->lat.min;
+	r->lat_max = c->lat.max;
+	r->lat_avg = c->lat.count ? (uint64_t)(c->lat.sum / (double)c->lat.count) : 0;
+	r->lat_p50 = tgen_lat_percentile(&c->lat, 0.50);
+	r->lat_p90 = tgen_lat_percentile(&c->lat, 0.90);
+	r->lat_p99 = tgen_lat_percentile(&c->lat, 0.99);
+	r->lat_p999 = tgen_lat_percentile(&c->lat, 0.999);
+}
+
+int
+tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *phase,
+	       bool progress, struct tgen_result *res)
+{
+	struct trial_state t;
+	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0;
+	double per_dir = c->profile.bidir ? pps / 2 : pps;
+	int d, ndir = c->profile.bidir ? 2 : 1, ret;
+
+	ret = seq_prepare(c, per_dir, duration_s);
+	if (ret < 0)
+		return ret;
+	memset(&t, 0, sizeof(t));
+	c->trial_index++;
+	t.tag = (uint8_t)c->trial_index;
+	t.ns_per_tsc = 1e9 / (double)c->tsc_hz;
+	tgen_lat_reset(&c->lat);
+	start = rte_rdtsc();
+	end = start + (uint64_t)(duration_s * (double)c->tsc_hz);
+	next_progress = start + c->tsc_hz;
+	for (d = 0; d < ndir; d++)
+		tgen_pacer_init(&t.pacer[d], per_dir, c->tsc_hz, start);
+	for (now = start; now < end && !tgen_quit; now = rte_rdtsc()) {
+		for (d = 0; d < ndir; d++)
+			tx_dir(c, &t, d, now);
+		rx_poll(c, &t);
+		if (progress && now >= next_progress) {
+			progress_line(c, &t, (double)(now - start) / c->tsc_hz, &last_tx,
+				      &last_rx);
+			next_progress += c->tsc_hz;
+		}
+	}
+	end = now;
+	drain_end = end + (uint64_t)(c->drain_s * (double)c->tsc_hz);
+	while (rte_rdtsc() < drain_end && !tgen_quit)
+		rx_poll(c, &t);
+	memset(res, 0, sizeof(*res));
+	result_fill(c, &t, pps, (double)(end - start) / (double)c->tsc_hz, res);
+	res->index = c->trial_index - 1;
+	res->phase = phase;
+	return tgen_quit ? -EINTR : 0;
+}

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of tgen's DPDK-free parts: packets, ARP, rates, pacer, statistics, search.
+ * Prints TAP. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tgen.h"
+
+static int n_test, n_fail;
+
+static void
+tap(int ok, const char *name)
+{
+	n_test++;
+	if (!ok)
+		n_fail++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n_test, name);
+}
+
+static uint32_t
+ip_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int
+ip_cksum_ok(const uint8_t *h)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)h[i] << 8 | h[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+static struct tgen_stream
+stream0(uint32_t flows)
+{
+	struct tgen_stream s = {
+		.src_mac = {2, 0, 0, 0, 0, 1},
+		.dst_mac = {2, 0, 0, 0, 0, 2},
+		.src_ip = 0x10000001,
+		.dst_ip = 0x30000001,
+		.sport = 1025,
+		.dport = 12,
+		.flows = flows,
+		.dir = 0,
+	};
+	return s;
+}
+
+static void
+test_udp_packet(void)
+{
+	struct tgen_stream s = stream0(1);
+	uint8_t buf[2048];
+	const struct tgen_sig *sig;
+	int ok;
+
+	memset(buf, 'x', sizeof(buf));
+	tgen_pkt_build(buf, &s, 64, 7, 3, 123456789);
+	ok = buf[12] == 0x08 && buf[13] == 0 && buf[14] == 0x45 && buf[23] == 17;
+	ok = ok && ip_at(buf + 26) == 0x10000001 && ip_at(buf + 30) == 0x30000001;
+	ok = ok && (buf[34] << 8 | buf[35]) == 1025 && (buf[36] << 8 | buf[37]) == 12;
+	ok = ok && (buf[16] << 8 | buf[17]) == 46 && (buf[38] << 8 | buf[39]) == 26;
+	ok = ok && ip_cksum_ok(buf + 14) && memcmp(buf, s.dst_mac, 6) == 0;
+	tap(ok, "udp_64B_is_trex_udp_for_benchmarks_16.0.0.1_to_48.0.0.1_1025_to_12");
+	sig = tgen_pkt_parse(buf, 60);
+	tap(sig != NULL && sig->seq == 7 && sig->trial == 3 && sig->tsc == 123456789 &&
+		    sig->dir == 0,
+	    "signature_round_trips_seq_trial_tsc");
+	tap(tgen_pkt_parse(buf, 57) == NULL, "short_packet_is_not_ours");
+	buf[42] ^= 0xff;
+	tap(tgen_pkt_parse(buf, 60) == NULL, "wrong_magic_is_not_ours");
+	tgen_pkt_build(buf, &s, 1518, 1, 0, 0);
+	tap((buf[16] << 8 | buf[17]) == 1500 && ip_cksum_ok(buf + 14) && buf[1513] == 'x',
+	    "udp_1518B_has_ip_length_1500_and_padding_kept");
+	tgen_pkt_build(buf, &s, 9000, 1, 0, 0);
+	tap((buf[16] << 8 | buf[17]) == 8982 && (buf[38] << 8 | buf[39]) == 8962,
+	    "udp_9000B_jumbo_lengths");
+}
+
+static void
+test_flows(void)
+{
+	struct tgen_stream s = stream0(253);
+	uint8_t buf[128];
+	int ok;
+
+	tgen_pkt_build(buf, &s, 64, 0, 0, 0);
+	ok = ip_at(buf + 26) == 0x10000001 && ip_cksum_ok(buf + 14);
+	tgen_pkt_build(buf, &s, 64, 252, 0, 0);
+	ok = ok && ip_at(buf + 26) == 0x10000001 + 252 && ip_cksum_ok(buf + 14);
+	tgen_pkt_build(buf, &s, 64, 253, 0, 0);
+	ok = ok && ip_at(buf + 26) == 0x10000001 && ip_at(buf + 30) == 0x30000001;
+	tap(ok, "flows_253_cycle_the_source_address_and_keep_checksums_valid");
+}
+
+static void
+test_imix(void)
+{
+	struct tgen_profile p = {.kind = TGEN_PROFILE_IMIX, .flows = 1};
+	int c64 = 0, c594 = 0, c1518 = 0, i;
+
+	for (i = 0; i < 1200; i++) {
+		uint16_t sz = tgen_profile_frame_size(&p, i);
+
+		c64 += sz == 64;
+		c594 += sz == 594;
+		c1518 += sz == 1518;
+	}
+	tap(c64 == 700 && c594 == 400 && c1518 == 100, "imix_is_64_594_1518_at_7_4_1");
+	tap(fabs(tgen_profile_mean_frame(&p) - 4342.0 / 12) < 1e-9, "imix_mean_frame_361.8");
+	tap(tgen_profile_parse("udp", &p) == 0 && tgen_profile_parse("imix", &p) == 0 &&
+		    tgen_profile_parse("tcp", &p) == -EINVAL,
+	    "unknown_profile_is_refused");
+}
+
+static void
+test_arp(void)
+{
+	uint8_t a[6] = {2, 0, 0, 0, 0, 1}, b[6] = {2, 0, 0, 0, 0, 2}, buf[64], mac[6];
+	uint32_t sip, tip, len;
+	int op;
+
+	len = tgen_arp_build(buf, 1, a, 0x0a000002, NULL, 0x0a000001);
+	op = tgen_arp_parse(buf, len, mac, &sip, &tip);
+	tap(len == 60 && op == 1 && sip == 0x0a000002 && tip == 0x0a000001 &&
+		    memcmp(mac, a, 6) == 0 && buf[0] == 0xff,
+	    "arp_request_round_trips");
+	len = tgen_arp_build(buf, 2, b, 0x0a000001, a, 0x0a000002);
+	op = tgen_arp_parse(buf, len, mac, &sip, &tip);
+	tap(op == 2 && memcmp(mac, b, 6) == 0 && memcmp(buf, a, 6) == 0, "arp_reply_round_trips");
+	tap(tgen_arp_parse(buf, 30, mac, &sip, &tip) == 0, "short_arp_is_ignored");
+}
+
+static void
+test_rates(void)
+{
+	struct tgen_rate r;
+	double pps;
+	uint64_t bps;
+	int ok;
+
+	ok = tgen_rate_parse("1.5mpps", &r) == 0 && r.unit == TGEN_RATE_PPS && r.value == 1.5e6;
+	ok = ok && tgen_rate_parse("10gbps", &r) == 0 && r.unit == TGEN_RATE_BPS &&
+	     r.value == 1e10;
+	ok = ok && tgen_rate_parse("50%", &r) == 0 && r.unit == TGEN_RATE_PCT && r.value == 50;
+	ok = ok && tgen_rate_parse("2000", &r) == 0 && r.unit == TGEN_RATE_PPS;
+	ok = ok && tgen_rate_parse("max", &r) == 0 && r.unit == TGEN_RATE_MAX;
+	tap(ok, "rate_units_parse");
+	ok = tgen_rate_parse("abc", &r) < 0 && tgen_rate_parse("0", &r) < 0 &&
+	     tgen_rate_parse("-5kpps", &r) < 0 && tgen_rate_parse("5furlongs", &r) < 0;
+	tap(ok, "bad_rates_are_refused");
+	r.unit = TGEN_RATE_PCT;
+	r.value = 100;
+	ok = tgen_rate_to_pps(&r, 64, 10000000000ull, &pps) == 0 && fabs(pps - 14880952.38) < 1;
+	tap(ok, "100pct_of_10GbE_at_64B_is_14880952_pps");
+	r.unit = TGEN_RATE_BPS;
+	r.value = 1e9;
+	ok = tgen_rate_to_pps(&r, 64, 10000000000ull, &pps) == 0 && fabs(pps - 1953125) < 1e-6;
+	tap(ok, "1gbps_L2_at_64B_is_1953125_pps");
+	r.unit = TGEN_RATE_PPS;
+	r.value = 20e6;
+	tap(tgen_rate_to_pps(&r, 64, 10000000000ull, &pps) == -ERANGE,
+	    "rate_above_line_rate_is_impossible");
+	r.unit = TGEN_RATE_PCT;
+	r.value = 150;
+	tap(tgen_rate_to_pps(&r, 64, 10000000000ull, &pps) == -ERANGE, "150pct_is_impossible");
+	tap(tgen_bps_parse("25gbps", &bps) == 0 && bps == 25000000000ull &&
+		    tgen_bps_parse("1000", &bps) == 0 && bps == 1000 &&
+		    tgen_bps_parse("5kpps", &bps) < 0,
+	    "link_speed_parses");
+}
+
+static void
+test_pacer(void)
+{
+	struct tgen_pacer p;
+	uint64_t hz = 1000000000, t, sent = 0, last = 0, maxgap = 0, mingap = UINT64_MAX;
+	uint32_t n, maxburst = 0;
+
+	tgen_pacer_init(&p, 1e6, hz, 1000);
+	for (t = 1000; t < 1000 + hz; t += 50) {
+		n = tgen_pacer_due(&p, t);
+		if (n == 0)
+			continue;
+		if (last) {
+			maxgap = t - last > maxgap ? t - last : maxgap;
+			mingap = t - last < mingap ? t - last : mingap;
+		}
+		last = t;
+		maxburst = n > maxburst ? n : maxburst;
+		p.sent += n;
+		sent += n;
+	}
+	tap(sent >= 1000000 - 2 && sent <= 1000000, "pacer_holds_1mpps_over_1s");
+	tap(maxburst == 2 && maxgap <= 2050 && mingap >= 1950,
+	    "pacer_sends_bursts_of_2_every_2us_at_1mpps");
+	tgen_pacer_init(&p, 1e6, hz, 0);
+	n = tgen_pacer_due(&p, 10000000); /* 10 ms asleep */
+	tap(n == p.burst && p.skipped > 9000, "pacer_skips_instead_of_bursting_after_a_hiccup");
+	tgen_pacer_init(&p, 0, hz, 0);
+	tap(tgen_pacer_due(&p, 1) == 32, "unpaced_sends_full_bursts");
+	tap(tgen_burst_for_rate(1000) == 1 && tgen_burst_for_rate(14.88e6) == 30,
+	    "burst_grows_with_rate");
+}
+
+static void
+test_stats(void)
+{
+	static struct tgen_lat l;
+	struct tgen_seq s;
+	uint64_t i, p50, p99;
+	static const uint32_t seqs[] = {0, 1, 2, 2, 5, 3, 4};
+
+	tgen_lat_reset(&l);
+	for (i = 1; i <= 100000; i++)
+		tgen_lat_add(&l, i * 10);
+	p50 = tgen_lat_percentile(&l, 0.5);
+	p99 = tgen_lat_percentile(&l, 0.99);
+	tap(l.min == 10 && l.max == 1000000 && fabs(p50 - 500000.0) < 500000 * 0.04 &&
+		    fabs(p99 - 990000.0) < 990000 * 0.04,
+	    "latency_percentiles_within_4pct");
+	tgen_seq_init(&s, 100);
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		tgen_seq_add(&s, seqs[i]);
+	tap(s.unique == 6 && s.duplicates == 1 && s.reordered == 2,
+	    "sequence_counts_duplicates_and_reordering");
+	tgen_seq_reset(&s);
+	tgen_seq_add(&s, 2);
+	tap(s.unique == 1 && s.duplicates == 0, "sequence_reset_forgets");
+	tgen_seq_free(&s);
+}
+
+/* A DUT model for the search: forwards at most cap pps, drops the rest. */
+struct model {
+	double cap, floor_loss;
+	uint32_t trials, final_trials;
+	double time_s;
+};
+
+static void
+search_run(struct tgen_search *s, struct model *m)
+{
+	struct tgen_search_step st;
+	double loss;
+
+	while (tgen_search_next(s, &st)) {
+		loss = st.rate_pps > m->cap ? (st.rate_pps - m->cap) / st.rate_pps : 0;
+		loss = loss > m->floor_loss ? loss : m->floor_loss;
+		m->trials++;
+		m->final_trials += strcmp(st.phase, "final") == 0;
+		m->time_s += st.duration_s;
+		tgen_search_record(s, st.rate_pps, st.duration_s, loss,
+				   st.rate_pps * (1 - loss));
+	}
+}
+
+static void
+test_search(void)
+{
+	struct tgen_search s;
+	struct model m = {.cap = 1234567};
+	double ndr, pdr, pdr_true = 1234567 / (1 - 0.005);
+	bool below;
+	int ok;
+
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = tgen_search_result(&s, 0, &below);
+	ok = !below && ndr <= m.cap && ndr >= m.cap * (1 - 0.005);
+	tap(ok, "ndr_lands_within_width_below_a_known_capacity");
+	pdr = tgen_search_result(&s, 1, &below);
+	tap(!below && pdr <= pdr_true && pdr >= pdr_true * (1 - 0.005),
+	    "pdr_lands_within_width_of_half_percent_loss_point");
+	tap(m.trials < 40 && m.final_trials >= 2, "search_converges_with_final_trials");
+	printf("# capacity search: %u trials, %u final, %.0f s, ndr %.0f pdr %.0f\n", m.trials,
+	       m.final_trials, m.time_s, ndr, pdr);
+
+	m = (struct model){.cap = 0};
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	tgen_search_result(&s, 0, &below);
+	ok = below;
+	tgen_search_result(&s, 1, &below);
+	tap(ok && below && m.trials <= 5, "dut_dropping_everything_is_below_minimum_quickly");
+
+	m = (struct model){.cap = 1e12};
+	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = tgen_search_result(&s, 0, &below);
+	tap(!below && ndr == 5e6 && m.trials == 2, "lossless_dut_gives_max_rate_after_a_final_trial");
+
+	m = (struct model){.cap = 1e12, .floor_loss = 0.001};
+	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	tgen_search_result(&s, 0, &below);
+	ok = below;
+	pdr = tgen_search_result(&s, 1, &below);
+	tap(ok && !below && pdr == 5e6 && m.trials < 30,
+	    "constant_0.1pct_loss_gives_no_ndr_and_pdr_at_max");
+
+	m = (struct model){.cap = 1500};
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = tgen_search_result(&s, 0, &below);
+	tap(!below && ndr <= 1500 && ndr >= 1500 * 0.995, "capacity_just_above_minimum_is_found");
+}
+
+int
+main(void)
+{
+	test_udp_packet();
+	test_flows();
+	test_imix();
+	test_arp();
+	test_rates();
+	test_pacer();
+	test_stats();
+	test_search();
+	printf("1..%d\n", n_test);
+	return n_fail ? 1 : 0;
+}
