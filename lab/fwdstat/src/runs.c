@@ -78,7 +78,9 @@ run_read_meta(struct run *r, char *err, size_t errlen)
 		copy_str(r->dut, sizeof(r->dut), j, "dut.backend", "");
 	if (r->dut[0] == '\0')
 		copy_str(r->dut, sizeof(r->dut), j, "label", "dut");
-	r->repeat = (int)json_num(j, "repeat", 1);
+	r->repeat = json_num(j, "repeat", 1) >= 0 && json_num(j, "repeat", 1) < 1e6
+			    ? (int)json_num(j, "repeat", 1)
+			    : 0;
 	r->frame_size = json_num(j, "frame_size", NAN);
 	r->flows = json_num(j, "flows", 1);
 	json_free(j);

@@ -270,6 +270,14 @@ jnum_any(const struct json *o, const char *a, const char *b, double dflt)
 }
 
 static int
+clamp_int(double v)
+{
+	if (!(v >= -1))
+		return -1;
+	return v > 1e6 ? 1000000 : (int)v;
+}
+
+static int
 rt_json_thread(const struct json *jt, size_t pos, struct rt_dump *d)
 {
 	const struct json *nodes = json_get(jt, "nodes"), *jn;
@@ -277,8 +285,8 @@ rt_json_thread(const struct json *jt, size_t pos, struct rt_dump *d)
 
 	if (jt->type != JSON_OBJECT || nodes == NULL || nodes->type != JSON_ARRAY)
 		return -EINVAL;
-	t = rt_thread_add(d, (int)jnum_any(jt, "index", "id", (double)pos),
-			  json_str(jt, "name", ""), (int)jnum_any(jt, "lcore", NULL, -1));
+	t = rt_thread_add(d, clamp_int(jnum_any(jt, "index", "id", (double)pos)),
+			  json_str(jt, "name", ""), clamp_int(jnum_any(jt, "lcore", NULL, -1)));
 	if (t == NULL)
 		return -ENOMEM;
 	t->time_seen = t->header_seen = 1;
