@@ -177,7 +177,11 @@ cmd_runtime(int argc, char **argv)
 	table_head(&t, 6, 'r', "clocks/packet");
 	table_head(&t, 7, 'r', "vectors/call");
 	if (o.json)
-		printf("{\"node\": \"%s\", \"files\": [\n", o.nodes[0]);
+	{
+		printf("{\"node\": ");
+		json_put_str(stdout, o.nodes[0]);
+		printf(", \"files\": [\n");
+	}
 	for (int i = 0; i < nfiles; i++) {
 		const char *file = argv[optind + i];
 		struct rt_dump d;

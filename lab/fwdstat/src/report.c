@@ -48,6 +48,18 @@ safe_name(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
+/* Text for inside a gnuplot single-quoted string: quotes and backslashes become '_'. */
+static const char *
+gp_text(char *buf, size_t len, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && s[i] != '\0'; i++)
+		buf[i] = s[i] == '\'' || s[i] == '\\' || s[i] == '\n' ? '_' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 /* Prints a path as a gnuplot single-quoted string ('' stands for one quote). */
 static void
 gp_str(FILE *f, const char *dir, const char *name, const char *ext)
@@ -62,9 +74,9 @@ static void
 gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
 {
 	static const char *const terms[][2] = {
-		{ "svg size 960,540 fixed enhanced font 'sans,12' background '#ffffff'",
+		{ "svg size 960,540 fixed noenhanced font 'sans,12' background '#ffffff'",
 		  ".svg" },
-		{ "pngcairo size 960,540 enhanced font 'sans,10'", ".png" },
+		{ "pngcairo size 960,540 noenhanced font 'sans,10'", ".png" },
 	};
 
 	for (size_t i = 0; i < 2; i++) {
@@ -138,17 +150,18 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 	m = p != NULL ? open_memstream(&body, &size) : NULL;
 	if (m == NULL)
 		return p == NULL ? 0 : -ENOMEM;
+	gp_text(title, sizeof(title), p->title);
 	fprintf(m, "set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
 		   "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
 		   "set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
 		   "set datafile missing 'NaN'\nplot ",
-		p->title, ymax > 0 ? ymax * 1.15 : 1);
+		title, ymax > 0 ? ymax * 1.15 : 1);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		fputs(g ? ", " : "", m);
 		gp_str(m, co->dir, name, ".dat");
 		fprintf(m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
-			g == 0 ? ":xtic(1)" : "", c->groups[g]);
+			g == 0 ? ":xtic(1)" : "", gp_text(title, sizeof(title), c->groups[g]));
 	}
 	fclose(m);
 	gp_terminals(co->gp, co, p, body);
@@ -197,7 +210,7 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 	for (size_t d = 0; d < s->nduts; d++) {
 		gp_str(m, co->dir, "ndr", ".dat");
 		fprintf(m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
-			s->duts[d]);
+			gp_text(title, sizeof(title), s->duts[d]));
 	}
 	gp_str(m, co->dir, "ndr", ".dat");
 	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", m);

@@ -285,7 +285,7 @@ rt_json_thread(const struct json *jt, size_t pos, struct rt_dump *d)
 
 	if (jt->type != JSON_OBJECT || nodes == NULL || nodes->type != JSON_ARRAY)
 		return -EINVAL;
-	t = rt_thread_add(d, clamp_int(jnum_any(jt, "index", "id", (double)pos)),
+	t = rt_thread_add(d, clamp_int(jnum_any(jt, "index", "thread", jnum_any(jt, "id", NULL, (double)pos))),
 			  json_str(jt, "name", ""), clamp_int(jnum_any(jt, "lcore", NULL, -1)));
 	if (t == NULL)
 		return -ENOMEM;
