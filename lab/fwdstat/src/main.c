@@ -143,7 +143,7 @@ runtime_rows(struct table *t, const char *file, const struct rt_dump *d, const c
 		table_set(t, (size_t)r, 2, "%.0f", f.calls);
 		table_set(t, (size_t)r, 3, "%.0f", f.vectors);
 		table_set(t, (size_t)r, 4, "%.0f", f.suspends);
-		table_set(t, (size_t)r, 5, "%.3g", f.clocks);
+		table_set(t, (size_t)r, 5, "%.0f", f.clocks);
 		table_set(t, (size_t)r, 6, "%.2f", f.clocks_per_packet);
 		table_set(t, (size_t)r, 7, "%.2f", f.vectors_per_call);
 	}
@@ -207,7 +207,7 @@ cmd_runtime(int argc, char **argv)
 			table_set(&t, (size_t)r, 2, "%.0f", f.calls);
 			table_set(&t, (size_t)r, 3, "%.0f", f.vectors);
 			table_set(&t, (size_t)r, 4, "%.0f", f.suspends);
-			table_set(&t, (size_t)r, 5, "%.3g", f.clocks);
+			table_set(&t, (size_t)r, 5, "%.0f", f.clocks);
 			table_set(&t, (size_t)r, 6, "**%.2f**", f.clocks_per_packet);
 			table_set(&t, (size_t)r, 7, "%.2f", f.vectors_per_call);
 		}
