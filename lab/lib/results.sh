@@ -7,6 +7,8 @@ RUN_DIR=""
 RUN_EXPERIMENT=""
 RUN_STARTED=""
 RUN_STATUS=""
+TGEN_JOB=""
+DPDK_LOG_RE='^(VHOST_CONFIG|EAL|VIRTIO|vhost|virtio|TELEMETRY|VHOST_DATA):'
 
 current_run() {
 	local f=$STATE/current-run
@@ -19,12 +21,12 @@ meta_write() {
 	[ "$status" = incomplete ] || finished=$(utc_now)
 	build=$(json_or_null "$RUN_DIR/.build-info.json")
 	jq -n --arg run "$(basename "$RUN_DIR")" --arg campaign "$(basename "$(dirname "$RUN_DIR")")" \
-		--arg topology "$TOPOLOGY" --arg label "$LABEL" --arg status "$status" \
+		--arg topology "$TOPOLOGY" --arg lbl "$LABEL" --arg status "$status" \
 		--arg failure "$failure" --argjson build "$build" --arg backend "${DUT_BACKEND:-vfwd}" \
 		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" '
-		{ run: $run, campaign: $campaign, topology: $topology, label: $label,
+		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
 		+ { dut: { backend: $backend,
@@ -72,7 +74,16 @@ run_interrupted() {
 		meta_write incomplete "interrupted by SIG$1 at $(utc_now)"
 		say "interrupted: $RUN_DIR keeps what it had (status incomplete)"
 	fi
+	# Stop tgen (by its pid, INT: it ends the trial and exits), then let the pipeline end.
 	topo_abort 2>/dev/null || true
+	if [ -n "$TGEN_JOB" ]; then
+		local i
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$TGEN_JOB" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	if [ -f "$RUN_DIR/tgen.log.tmp" ]; then mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"; fi
 	exit 130
 }
 
@@ -109,12 +120,24 @@ run_finish() {
 # puts tgen.json and the per-trial dumps into the run folder.
 tgen_experiment() {
 	local json=$RUN_DIR/tgen.json
-	local prof=(--profile "$PROFILE" --frame-size "$FRAME_SIZE")
+	local prof=(--profile "$PROFILE")
+	if [ "$PROFILE" != imix ]; then prof+=(--size "$FRAME_SIZE"); fi
 	if [ "$FLOWS" -gt 1 ]; then prof+=(--flows "$FLOWS"); fi
 	if [ "$BIDIR" = 1 ]; then prof+=(--bidir); fi
-	if ! tgen_invoke "$RUN_DIR" "$@" "${prof[@]}" | tee "$RUN_DIR/tgen.log.tmp"; then
+	# tgen's own lines on the terminal, everything (DPDK's logs too) in tgen.log. The
+	# pipeline runs in the background so that INT/TERM reach our trap at once (bash runs
+	# traps only between foreground commands, `wait` is interruptible).
+	local rc=0
+	{
+		tgen_invoke "$RUN_DIR" "$@" "${prof[@]}" 2>&1 | tee "$RUN_DIR/tgen.log.tmp" |
+			{ grep --line-buffered -Ev "$DPDK_LOG_RE" || true; }
+	} &
+	TGEN_JOB=$!
+	wait "$TGEN_JOB" || rc=$?
+	TGEN_JOB=""
+	if [ "$rc" -ne 0 ]; then
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
-		meta_write incomplete "tgen failed (log: tgen.log)"
+		meta_write incomplete "tgen failed with status $rc (log: tgen.log)"
 		die "tgen $1 failed; log in $RUN_DIR/tgen.log"
 	fi
 	mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"

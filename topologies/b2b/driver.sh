@@ -8,7 +8,7 @@
 # shellcheck source=lab/lib/libvirt.sh
 . "$LAB_DIR/lib/libvirt.sh"
 
-B2B_KEYS="nodes links data_mtu mgmt_subnet host_cpus pci_slot.mgmt pci_slot.port0 \
+B2B_KEYS="nodes links data_mtu mgmt_subnet host_cpus tgen_link pci_slot.mgmt pci_slot.port0 \
 pci_slot.port1"
 B2B_NODE_KEYS="uri image role vcpus memory_mib forwarding_vcpus mgmt_host ssh_proxy"
 GUEST_RUN=/var/tmp/fwdlab
@@ -140,46 +140,68 @@ dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json;
 dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200'; }
 
 vfwd_answers() { dut_ctl show version >/dev/null 2>&1; }
-tgen_answers() { node_ssh "$(node_by_role tg)" /opt/tgen/bin/tgen --version >/dev/null 2>&1; }
+# tgen answers when `tgen link` brings both data ports up and sees the DUT's side up.
+tgen_answers() {
+	node_ssh "$(node_by_role tg)" "timeout 60 /opt/tgen/bin/tgen $(tgen_eal) -- link \
+		$(tgen_port_args)" >"$STATE/tgen-link.log" 2>&1
+}
 
 # tgen_invoke RUN_DIR MODE ARGS...: tgen in the TG VM, with trial hooks that reach the DUT
 # over the management network; the JSON and the per-trial dumps come back to RUN_DIR.
 tgen_invoke() {
-	local rundir=$1 tg id gdir rc=0 args
-	shift
+	local rundir=$1 mode=$2 tg id gdir rc=0 args
+	shift 2
 	tg=$(node_by_role tg)
 	id=$(basename "$(dirname "$rundir")")-$(basename "$rundir")
 	gdir=$GUEST_RUN/$id
+	echo "$gdir" >"$STATE/tgen-guest-dir"
 	args=$(printf '%q ' "$@")
-	node_ssh "$tg" "rm -rf $gdir && mkdir -p $gdir/trials && cd $gdir &&
-		/opt/tgen/bin/tgen $args $(tgen_port_args) --json $gdir/tgen.json \
+	node_ssh "$tg" "rm -rf $gdir && mkdir -p $gdir/trials && cd $gdir && echo \$\$ >tgen.pid &&
+		exec /opt/tgen/bin/tgen $(tgen_eal) -- $mode $args $(tgen_port_args) \
+		--json $gdir/tgen.json \
 		--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl' \
-		--post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'" || rc=$?
-	node_ssh "$tg" "cat $gdir/tgen.json" 2>/dev/null | atomic_write "$rundir/tgen.json" ||
-		rm -f "$rundir/tgen.json"
-	if [ ! -s "$rundir/tgen.json" ]; then rm -f "$rundir/tgen.json"; fi
-	local tmp
-	tmp=$(mktemp -d "$rundir/.trials.XXXXXX")
-	node_ssh "$tg" "tar -C $gdir/trials -cf - ." 2>/dev/null | tar -C "$tmp" -xf - || true
-	local t
-	for t in "$tmp"/[0-9]*; do
-		[ -d "$t" ] && mv "$t" "$rundir/trials/"
-	done
-	rm -rf "$tmp"
-	node_ssh "$tg" "rm -rf $gdir" || true
+		--post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'" </dev/null ||
+		rc=$?
+	tg_collect "$gdir" "$rundir"
+	rm -f "$STATE/tgen-guest-dir"
 	return "$rc"
 }
 
-# tgen's ports in the TG VM: the two data NICs (fixed PCI slots), the DUT's MACs as the
-# destination of each port's traffic.
+# tg_collect GUEST_DIR RUN_DIR: tgen.json and the trial dumps from the TG into RUN_DIR.
+tg_collect() {
+	local gdir=$1 rundir=$2 tg tmp t
+	tg=$(node_by_role tg)
+	if node_ssh "$tg" "cat $gdir/tgen.json" 2>/dev/null | atomic_write "$rundir/tgen.json"; then
+		[ -s "$rundir/tgen.json" ] || rm -f "$rundir/tgen.json"
+	fi
+	tmp=$(mktemp -d "$rundir/.trials.XXXXXX")
+	node_ssh "$tg" "tar -C $gdir/trials -cf - ." 2>/dev/null | tar -C "$tmp" -xf - 2>/dev/null || true
+	for t in "$tmp"/[0-9]*; do
+		if [ -d "$t" ]; then mv "$t" "$rundir/trials/"; fi
+	done
+	rm -rf "$tmp"
+	node_ssh "$tg" "rm -rf $gdir" || true
+}
+
+# tgen's EAL arguments in the TG VM: lcores 0 (main) and 1, the two data NICs at their
+# fixed PCI slots (port0, port1 in that order).
+tgen_eal() {
+	printf -- '-l 0,1 --main-lcore 0 --file-prefix tgen -a 0000:00:%02x.0 -a 0000:00:%02x.0' \
+		"$(kv_get "$TOPO_CONF" pci_slot.port0)" "$(kv_get "$TOPO_CONF" pci_slot.port1)"
+}
+
+# The DUT's MACs as the destination of each port's traffic.
 tgen_port_args() {
 	local dut
 	dut=$(node_by_role dut)
-	printf -- '--dst-mac %s --dst-mac %s' "$(port_mac "$dut" port0)" "$(port_mac "$dut" port1)"
+	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(port_mac "$dut" port0)" \
+		"$(port_mac "$dut" port1)" "$(kv_get "$TOPO_CONF" tgen_link 10gbps)"
 }
 
 topo_abort() {
-	node_ssh "$(node_by_role tg)" 'pkill -INT -x tgen' 2>/dev/null || true
+	local gdir
+	gdir=$(cat "$STATE/tgen-guest-dir" 2>/dev/null) || return 0
+	node_ssh "$(node_by_role tg)" "kill -INT \$(cat $gdir/tgen.pid)" 2>/dev/null || true
 }
 
 topo_swap() {

@@ -7,7 +7,7 @@
 # tgen runs per experiment (it connects, runs its trials, exits); vfwd keeps running.
 
 HOST_KEYS="vfwd.main_core vfwd.workers vfwd.eal_args vfwd.num_mbufs vfwd.port0_mac \
-vfwd.port1_mac tgen.eal_args tgen.link_bps"
+vfwd.port1_mac tgen.eal_args tgen.link"
 
 topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
@@ -63,7 +63,8 @@ topo_require_up() {
 }
 
 tgen_port_args() {
-	printf -- '--dst-mac %s --dst-mac %s' "$(conf vfwd.port0_mac)" "$(conf vfwd.port1_mac)"
+	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(conf vfwd.port0_mac)" \
+		"$(conf vfwd.port1_mac)" "$(conf tgen.link)"
 }
 
 # tgen_invoke RUN_DIR MODE ARGS...: one tgen run against the running vfwd, with the trial
@@ -73,14 +74,14 @@ tgen_invoke() {
 	shift 2
 	ctl=$(vfwdctl_cmd)
 	hook="$LAB_DIR/trial-hook"
-	# shellcheck disable=SC2046 # tgen_port_args is words
-	"$(tgen_bin)" "$mode" "$@" $(tgen_port_args) --link-bps "$(conf tgen.link_bps)" \
-		--eal-args "$(tgen_eal)" --json "$rundir/tgen.json.tmp" \
+	# shellcheck disable=SC2046 # EAL arguments and port arguments are words
+	"$(tgen_bin)" $(tgen_eal) -- "$mode" "$@" $(tgen_port_args) \
+		--json "$rundir/tgen.json.tmp" \
 		--pre-trial "$hook pre $rundir/trials '$ctl'" \
 		--post-trial "$hook post $rundir/trials '$ctl'" </dev/null &
-	TGEN_PID=$!
-	wait "$TGEN_PID" || rc=$?
-	TGEN_PID=""
+	echo $! >"$STATE/tgen.pid"
+	wait "$!" || rc=$?
+	rm -f "$STATE/tgen.pid"
 	if [ -s "$rundir/tgen.json.tmp" ]; then
 		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
 	else
@@ -90,7 +91,7 @@ tgen_invoke() {
 }
 
 topo_abort() {
-	if [ -n "${TGEN_PID:-}" ]; then kill -INT "$TGEN_PID" 2>/dev/null || true; fi
+	if pid_alive "$STATE/tgen.pid"; then kill -INT "$(cat "$STATE/tgen.pid")" || true; fi
 }
 
 # ---- up / down ----------------------------------------------------------------------------
@@ -120,11 +121,12 @@ vfwd_start() {
 	host_startup_conf | atomic_write "$STATE/run/startup.conf"
 	setsid "$bin" -c "$STATE/run/startup.conf" >"$STATE/vfwd.log" 2>&1 </dev/null &
 	echo $! >"$STATE/vfwd.pid"
-	wait_until 30 "vfwd's sockets" test -S "$STATE/run/port1.sock" || {
+	wait_until 30 "vfwd's first socket" test -S "$STATE/run/port0.sock" || {
 		tail -n 20 "$STATE/vfwd.log" >&2
 		die "vfwd did not create its vhost-user sockets (log: $STATE/vfwd.log)"
 	}
-	timeout 60 "$(tgen_bin)" link --eal-args "$(tgen_eal)" >"$STATE/tgen-link.log" 2>&1 || {
+	# shellcheck disable=SC2046 # EAL arguments are words
+	timeout 60 "$(tgen_bin)" $(tgen_eal) -- link $(tgen_port_args) >"$STATE/tgen-link.log" 2>&1 || {
 		tail -n 20 "$STATE/tgen-link.log" >&2
 		die "tgen link failed (log: $STATE/tgen-link.log)"
 	}
@@ -177,7 +179,7 @@ topo_access() {
 	cat <<EOF
 host lab is up: vfwd pid $(cat "$STATE/vfwd.pid"), log $STATE/vfwd.log
   vfwd CLI: $(vfwdctl_cmd) show runtime
-  tgen:     $(tgen_bin) run --eal-args "$(tgen_eal)" ...
+  tgen:     $(tgen_bin) $(tgen_eal) -- run $(tgen_port_args) --rate 10kpps
 EOF
 }
 
