@@ -12,8 +12,8 @@
 const char *
 fig_name(enum fig_kind k)
 {
-	static const char *const names[] = { "NDR (pps)", "PDR (pps)", "clocks/packet",
-					     "vectors/call" };
+	static const char *const names[] = {"NDR (pps)", "PDR (pps)", "clocks/packet",
+					    "vectors/call"};
 
 	return names[k];
 }
@@ -21,8 +21,8 @@ fig_name(enum fig_kind k)
 static const char *
 fig_key(enum fig_kind k)
 {
-	static const char *const keys[] = { "ndr_pps", "pdr_pps", "clocks_per_packet",
-					    "vectors_per_call" };
+	static const char *const keys[] = {"ndr_pps", "pdr_pps", "clocks_per_packet",
+					   "vectors_per_call"};
 
 	return keys[k];
 }
@@ -371,10 +371,11 @@ cmp_print_geomeans(const struct cmp *c, FILE *f, int html)
 				continue;
 			gm = cmp_geomean(c, g, k, &n);
 			fmt_pct(buf, sizeof(buf), gm - 1, 1);
-			fprintf(f, "%sGeometric mean of the %.3s change, %s vs %s, over %zu "
-				"profile%s: %s (ratio %.4f)%s\n", html ? "<li>" : "- ", fig_name(k),
-				c->groups[g], c->groups[c->base], n, n == 1 ? "" : "s", buf, gm,
-				html ? "</li>" : "");
+			fprintf(f,
+				"%sGeometric mean of the %.3s change, %s vs %s, over %zu "
+				"profile%s: %s (ratio %.4f)%s\n",
+				html ? "<li>" : "- ", fig_name(k), c->groups[g], c->groups[c->base],
+				n, n == 1 ? "" : "s", buf, gm, html ? "</li>" : "");
 		}
 	}
 }
@@ -394,9 +395,11 @@ cmp_print_md(const struct cmp *c, FILE *f)
 	if (cmp_table(c, 1, &t) == 0)
 		table_md(&t, f);
 	table_free(&t);
-	fprintf(f, "\n%zu complete runs. Verdict: a change counts when both groups have 2+ runs, "
+	fprintf(f,
+		"\n%zu complete runs. Verdict: a change counts when both groups have 2+ runs, "
 		"their min..max ranges do not overlap and |delta| exceeds both relative spreads "
-		"and %.1f %%.\n", c->nruns, c->min_delta * 100);
+		"and %.1f %%.\n",
+		c->nruns, c->min_delta * 100);
 }
 
 void

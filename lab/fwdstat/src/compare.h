@@ -21,7 +21,7 @@ struct samples {
 struct cmp_fig {
 	size_t profile;
 	enum fig_kind kind;
-	char node[RT_NAME_MAX];	/* FIG_CPP, FIG_VPC */
+	char node[RT_NAME_MAX]; /* FIG_CPP, FIG_VPC */
 	struct samples g[CMP_MAX_GROUPS];
 };
 
@@ -37,11 +37,11 @@ struct cmp {
 };
 
 struct cmp_opts {
-	const char *campaign;	/* only runs of this campaign; NULL for all */
-	const char *base;	/* base group; NULL for the first in sorted order */
-	char **nodes;		/* restrict node figures to these; NULL for every node */
+	const char *campaign; /* only runs of this campaign; NULL for all */
+	const char *base;     /* base group; NULL for the first in sorted order */
+	char **nodes;	      /* restrict node figures to these; NULL for every node */
 	int nnodes;
-	double min_delta;	/* ratio */
+	double min_delta; /* ratio */
 };
 
 int cmp_build(const struct runset *rs, const struct cmp_opts *o, struct cmp *c, char *err,

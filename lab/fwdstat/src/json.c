@@ -38,8 +38,8 @@ jp_fail(struct jp *jp, const char *what)
 static void
 jp_ws(struct jp *jp)
 {
-	while (jp->p < jp->end && (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' ||
-				   *jp->p == '\r'))
+	while (jp->p < jp->end &&
+	       (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r'))
 		jp->p++;
 }
 
@@ -106,11 +106,21 @@ jp_string(struct jp *jp)
 		}
 		jp->p++;
 		switch (*jp->p) {
-		case 'n': *o++ = '\n'; break;
-		case 't': *o++ = '\t'; break;
-		case 'r': *o++ = '\r'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
 		case 'u': {
 			unsigned cp = 0;
 			int k;
@@ -131,7 +141,9 @@ jp_string(struct jp *jp)
 			o += utf8_put(o, cp);
 			break;
 		}
-		default: *o++ = *jp->p; break;
+		default:
+			*o++ = *jp->p;
+			break;
 		}
 	}
 	*o = '\0';
@@ -271,7 +283,7 @@ jp_value(struct jp *jp)
 struct json *
 json_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
-	struct jp jp = { buf, buf + len, buf, err, errlen, 0 };
+	struct jp jp = {buf, buf + len, buf, err, errlen, 0};
 	struct json *j;
 
 	err[0] = '\0';

@@ -10,11 +10,11 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSO
 
 struct json {
 	enum json_type type;
-	double num;		/* JSON_NUMBER, JSON_BOOL (0/1) */
-	char *str;		/* JSON_STRING */
-	char *key;		/* member name when the parent is an object */
-	struct json *child;	/* first element/member */
-	struct json *next;	/* next sibling */
+	double num;	    /* JSON_NUMBER, JSON_BOOL (0/1) */
+	char *str;	    /* JSON_STRING */
+	char *key;	    /* member name when the parent is an object */
+	struct json *child; /* first element/member */
+	struct json *next;  /* next sibling */
 };
 
 /* Parses len bytes; returns NULL on error with a message "line N: what" in err. */

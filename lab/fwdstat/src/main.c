@@ -48,16 +48,16 @@ static int
 parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "node", required_argument, NULL, 'n' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "list", required_argument, NULL, 'l' },
-		{ "thread", required_argument, NULL, 't' },
-		{ "min-delta", required_argument, NULL, 'd' },
-		{ "link", required_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"node", required_argument, NULL, 'n'},
+		{"base", required_argument, NULL, 'b'},
+		{"out", required_argument, NULL, 'o'},
+		{"list", required_argument, NULL, 'l'},
+		{"thread", required_argument, NULL, 't'},
+		{"min-delta", required_argument, NULL, 'd'},
+		{"link", required_argument, NULL, 'L'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 	char *end;
@@ -74,11 +74,21 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->nodes[o->nnodes++] = optarg;
 			break;
-		case 'b': o->base = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'l': o->list = optarg; break;
-		case 't': o->thread = optarg; break;
-		case 'j': o->json = 1; break;
+		case 'b':
+			o->base = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'l':
+			o->list = optarg;
+			break;
+		case 't':
+			o->thread = optarg;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
 		case 'd':
 			o->min_delta = strtod(optarg, &end) / 100;
 			if (*end != '\0' && strcmp(end, "%") != 0) {
@@ -161,7 +171,8 @@ cmd_runtime(int argc, char **argv)
 	if (parse_opts(argc, argv, &o) != 0 || o.nnodes != 1 || optind >= argc ||
 	    thread_selector(o.thread, &sel) != 0) {
 		fputs("usage: fwdstat runtime FILE... --node NAME [--thread N|all|workers] "
-		      "[--json]\n", stderr);
+		      "[--json]\n",
+		      stderr);
 		return EXIT_USAGE;
 	}
 	nfiles = argc - optind;
@@ -176,8 +187,7 @@ cmd_runtime(int argc, char **argv)
 	table_head(&t, 5, 'r', "clocks");
 	table_head(&t, 6, 'r', "clocks/packet");
 	table_head(&t, 7, 'r', "vectors/call");
-	if (o.json)
-	{
+	if (o.json) {
 		printf("{\"node\": ");
 		json_put_str(stdout, o.nodes[0]);
 		printf(", \"files\": [\n");
@@ -202,8 +212,11 @@ cmd_runtime(int argc, char **argv)
 			runtime_rows(&t, file, &d, o.nodes[0]);
 		if (f.found != 0 && (r = table_row(&t)) >= 0) {
 			table_set(&t, (size_t)r, 0, "%s", file);
-			table_set(&t, (size_t)r, 1, sel == RT_WORKERS ? "workers (%d)" :
-				  sel == RT_ALL ? "all (%d)" : "selected (%d)", f.found);
+			table_set(&t, (size_t)r, 1,
+				  sel == RT_WORKERS ? "workers (%d)"
+				  : sel == RT_ALL   ? "all (%d)"
+						    : "selected (%d)",
+				  f.found);
 			table_set(&t, (size_t)r, 2, "%.0f", f.calls);
 			table_set(&t, (size_t)r, 3, "%.0f", f.vectors);
 			table_set(&t, (size_t)r, 4, "%.0f", f.suspends);
@@ -244,8 +257,9 @@ cmd_runtime(int argc, char **argv)
 		} else {
 			table_md(&t, stdout);
 			printf("\n%s: median clocks/packet over %zu file%s: %.2f (min %.2f, max "
-			       "%.2f, spread %.1f %%)\n", o.nodes[0], s.n, s.n == 1 ? "" : "s",
-			       s.median, s.min, s.max, s.rel_spread * 100);
+			       "%.2f, spread %.1f %%)\n",
+			       o.nodes[0], s.n, s.n == 1 ? "" : "s", s.median, s.min, s.max,
+			       s.rel_spread * 100);
 		}
 		if (s.n == 0)
 			ret = EXIT_INPUT;
@@ -288,7 +302,7 @@ cmd_compare(int argc, char **argv)
 	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
 	if (ret != 0)
 		return ret;
-	co = (struct cmp_opts){ NULL, o.base, o.nodes, o.nnodes, o.min_delta };
+	co = (struct cmp_opts){NULL, o.base, o.nodes, o.nnodes, o.min_delta};
 	if (cmp_build(&rs, &co, &c, err, sizeof(err)) != 0) {
 		warnx_("%s", err);
 		ret = EXIT_INPUT;
@@ -357,9 +371,9 @@ cmd_status(int argc, char **argv)
 		return 0;
 	}
 	if (table_init(&t, 8) == 0) {
-		const char *h[] = { "campaign", "run", "status", "experiment", "group", "profile",
-				    "dut", "failure" };
-		size_t counts[3] = { 0, 0, 0 };
+		const char *h[] = {"campaign", "run",	  "status", "experiment",
+				   "group",    "profile", "dut",    "failure"};
+		size_t counts[3] = {0, 0, 0};
 
 		for (size_t c = 0; c < 8; c++)
 			table_head(&t, c, 'l', "%s", h[c]);
@@ -377,7 +391,7 @@ cmd_status(int argc, char **argv)
 			table_set(&t, (size_t)row, 5, "%s", r->profile_key);
 			table_set(&t, (size_t)row, 6, "%s", r->dut);
 			table_set(&t, (size_t)row, 7, "%s", r->failure);
-			counts[strcmp(r->status, "complete") == 0	  ? 0
+			counts[strcmp(r->status, "complete") == 0     ? 0
 			       : strcmp(r->status, "incomplete") == 0 ? 1
 								      : 2]++;
 		}
@@ -403,8 +417,12 @@ cmd_report(int argc, char **argv)
 	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
 	if (ret != 0)
 		return ret;
-	ro = (struct report_opts){ o.out != NULL ? o.out : "report", o.base, o.nodes, o.nnodes,
-				   o.min_delta, o.link_bps };
+	ro = (struct report_opts){o.out != NULL ? o.out : "report",
+				  o.base,
+				  o.nodes,
+				  o.nnodes,
+				  o.min_delta,
+				  o.link_bps};
 	ret = report_write(&rs, &ro) == 0 ? 0 : EXIT_INPUT;
 	runs_free(&rs);
 	return ret;
@@ -417,8 +435,8 @@ main(int argc, char **argv)
 		const char *name;
 		int (*fn)(int, char **);
 	} cmds[] = {
-		{ "runtime", cmd_runtime }, { "compare", cmd_compare }, { "sweep", cmd_sweep },
-		{ "report", cmd_report },   { "status", cmd_status },
+		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
+		{"report", cmd_report},	  {"status", cmd_status},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

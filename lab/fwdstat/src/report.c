@@ -21,7 +21,7 @@
 extern char **environ;
 
 struct plot {
-	char name[160];		/* file name without extension */
+	char name[160]; /* file name without extension */
 	char title[200];
 };
 
@@ -29,7 +29,7 @@ struct campaign_out {
 	char dir[4096];
 	struct plot plots[32];
 	size_t nplots;
-	FILE *gp;		/* gnuplot script */
+	FILE *gp; /* gnuplot script */
 };
 
 static void
@@ -66,7 +66,7 @@ gp_str(FILE *f, const char *dir, const char *name, const char *ext)
 {
 	fputc('\'', f);
 	for (const char *s = dir; *s != '\0'; s++)
-		fputs(*s == '\'' ? "''" : (char[]){ *s, 0 }, f);
+		fputs(*s == '\'' ? "''" : (char[]){*s, 0}, f);
 	fprintf(f, "/%s%s'", name, ext);
 }
 
@@ -74,9 +74,8 @@ static void
 gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
 {
 	static const char *const terms[][2] = {
-		{ "svg size 960,540 fixed noenhanced font 'sans,12' background '#ffffff'",
-		  ".svg" },
-		{ "pngcairo size 960,540 noenhanced font 'sans,10'", ".png" },
+		{"svg size 960,540 fixed noenhanced font 'sans,12' background '#ffffff'", ".svg"},
+		{"pngcairo size 960,540 noenhanced font 'sans,10'", ".png"},
 	};
 
 	for (size_t i = 0; i < 2; i++) {
@@ -151,11 +150,12 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 	if (m == NULL)
 		return p == NULL ? 0 : -ENOMEM;
 	gp_text(title, sizeof(title), p->title);
-	fprintf(m, "set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
-		   "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
-		   "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-		   "set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
-		   "set datafile missing 'NaN'\nplot ",
+	fprintf(m,
+		"set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
+		"set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
+		"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+		"set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
+		"set datafile missing 'NaN'\nplot ",
 		title, ymax > 0 ? ymax * 1.15 : 1);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		fputs(g ? ", " : "", m);
@@ -204,9 +204,11 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 	m = p != NULL ? open_memstream(&body, &size) : NULL;
 	if (m == NULL)
 		return p == NULL ? 0 : -ENOMEM;
-	fprintf(m, "set title '%s'\nset xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
-		   "set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
-		   "plot ", p->title);
+	fprintf(m,
+		"set title '%s'\nset xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
+		"set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
+		"plot ",
+		p->title);
 	for (size_t d = 0; d < s->nduts; d++) {
 		gp_str(m, co->dir, "ndr", ".dat");
 		fprintf(m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
@@ -223,7 +225,7 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 static int
 run_gnuplot(const char *script)
 {
-	char *argv[] = { "gnuplot", (char *)script, NULL };
+	char *argv[] = {"gnuplot", (char *)script, NULL};
 	pid_t pid;
 	int st, ret;
 
@@ -270,8 +272,10 @@ write_plots(FILE *md, FILE *html, const struct campaign_out *co)
 		html_put(html, p->title);
 		fprintf(html, "\" width=\"960\" height=\"540\"><figcaption>");
 		html_put(html, p->title);
-		fprintf(html, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.dat\">data</a>)"
-			      "</figcaption></figure>\n", p->name, p->name);
+		fprintf(html,
+			" (<a href=\"%s.png\">PNG</a>, <a href=\"%s.dat\">data</a>)"
+			"</figcaption></figure>\n",
+			p->name, p->name);
 	}
 }
 
@@ -291,7 +295,7 @@ static int
 report_campaign(const struct runset *rs, const struct report_opts *o, const char *camp,
 		struct campaign_out *co)
 {
-	struct cmp_opts cop = { camp, o->base, o->nodes, o->nnodes, o->min_delta };
+	struct cmp_opts cop = {camp, o->base, o->nodes, o->nnodes, o->min_delta};
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	struct cmp c;
 	struct table t;
@@ -302,8 +306,8 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	if (sw == NULL)
 		return -ENOMEM;
 	have_cmp = cmp_build(rs, &cop, &c, err, sizeof(err)) == 0;
-	have_sweep = sweep_build(rs, camp, o->link_bps, sw, err, sizeof(err)) == 0 &&
-		     sw->nsizes > 1;
+	have_sweep =
+		sweep_build(rs, camp, o->link_bps, sw, err, sizeof(err)) == 0 && sw->nsizes > 1;
 	snprintf(path, sizeof(path), "%s/plots.gp", co->dir);
 	co->gp = fopen(path, "w");
 	if (co->gp == NULL) {

@@ -6,7 +6,7 @@
 #include "runs.h"
 
 struct report_opts {
-	const char *out;	/* output folder; one sub-folder per campaign */
+	const char *out; /* output folder; one sub-folder per campaign */
 	const char *base;
 	char **nodes;
 	int nnodes;

@@ -131,7 +131,7 @@ run_profile_key(struct run *r)
 static int
 run_read_runtime(struct run *r, char *err, size_t errlen)
 {
-	static const char *const names[] = { "show_runtime.txt", "show_runtime.json" };
+	static const char *const names[] = {"show_runtime.txt", "show_runtime.json"};
 	char path[4096];
 
 	for (size_t i = 0; i < 2; i++) {
@@ -219,8 +219,7 @@ runs_walk(struct runset *rs, const char *dir, int depth, int flags, char *err, s
 }
 
 int
-runs_collect(char *const *paths, int npaths, int flags, struct runset *rs, char *err,
-	     size_t errlen)
+runs_collect(char *const *paths, int npaths, int flags, struct runset *rs, char *err, size_t errlen)
 {
 	memset(rs, 0, sizeof(*rs));
 	for (int i = 0; i < npaths; i++) {
@@ -276,7 +275,7 @@ run_usable(const struct run *r, int warn)
 	if (strcmp(r->status, "complete") == 0)
 		return 1;
 	if (warn)
-		warnx_("%s: skipped, status %s%s%s", r->dir, r->status,
-		       r->failure[0] ? ": " : "", r->failure);
+		warnx_("%s: skipped, status %s%s%s", r->dir, r->status, r->failure[0] ? ": " : "",
+		       r->failure);
 	return 0;
 }

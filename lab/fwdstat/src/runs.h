@@ -11,11 +11,11 @@ struct run {
 	char *dir;
 	char run[128], campaign[160], status[24], failure[160];
 	char experiment[24], group[32], profile[32], topology[16];
-	char dut[96];		/* dut.build_label, else dut.backend, else label */
-	char profile_key[96];	/* "udp/1500B", "udp/64B/253flows", "imix" */
+	char dut[96];	      /* dut.build_label, else dut.backend, else label */
+	char profile_key[96]; /* "udp/1500B", "udp/64B/253flows", "imix" */
 	int repeat, has_meta, has_tgen, has_rt;
 	double frame_size, flows, link_bps;
-	double ndr_pps, pdr_pps;	/* NaN when tgen.json lacks them */
+	double ndr_pps, pdr_pps; /* NaN when tgen.json lacks them */
 	char started_at[32];
 	struct rt_dump rt;
 };
@@ -25,7 +25,7 @@ struct runset {
 	size_t n, cap;
 };
 
-#define RUNS_LOAD_RUNTIME 1	/* also parse show_runtime.txt / .json */
+#define RUNS_LOAD_RUNTIME 1 /* also parse show_runtime.txt / .json */
 
 /*
  * Collects the runs under each path (a run, a campaign or a results root). Returns 0,

@@ -25,7 +25,7 @@
 
 static const char *const rt_states[] = {
 	"interrupt wait", "interrupt wa", "event wait", "time wait", "any wait",
-	"polling", "active", "disabled", "done", "suspended",
+	"polling",	  "active",	  "disabled",	"done",	     "suspended",
 };
 
 void
@@ -220,8 +220,10 @@ rt_parse_text(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 		if (starts_with(t, "Name ") &&
 		    (strstr(t, "Calls") != NULL || strstr(t, "Max Node Clocks") != NULL)) {
 			if (strstr(t, "Max Node Clocks") != NULL) {
-				snprintf(err, errlen, "%s:%d: `show runtime max` is not supported, "
-					 "dump `show runtime`", fname, line);
+				snprintf(err, errlen,
+					 "%s:%d: `show runtime max` is not supported, "
+					 "dump `show runtime`",
+					 fname, line);
 				return -EINVAL;
 			}
 			if (strstr(t, "Vectors/Call") == NULL || strstr(t, "Clocks") == NULL)
@@ -234,7 +236,7 @@ rt_parse_text(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 			continue;
 		}
 		if (cur == NULL || !cur->header_seen || t != s || strchr(s, '#') != NULL)
-			continue;	/* preamble, indented notes, prompts */
+			continue; /* preamble, indented notes, prompts */
 		{
 			struct rt_node *node = rt_node_add(cur);
 
@@ -247,13 +249,15 @@ rt_parse_text(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 			rows++;
 		}
 		continue;
-bad:
+	bad:
 		snprintf(err, errlen, "%s:%d: not a show runtime line: '%.60s'", fname, line, s);
 		return -EINVAL;
 	}
 	if (rows == 0 && (d->n == 0 || !d->threads[0].header_seen)) {
-		snprintf(err, errlen, "%s:%d: no show runtime table (header 'Name State Calls "
-			 "Vectors Suspends Clocks Vectors/Call') found", fname, line);
+		snprintf(err, errlen,
+			 "%s:%d: no show runtime table (header 'Name State Calls "
+			 "Vectors Suspends Clocks Vectors/Call') found",
+			 fname, line);
 		return -EINVAL;
 	}
 	return 0;
@@ -285,8 +289,10 @@ rt_json_thread(const struct json *jt, size_t pos, struct rt_dump *d)
 
 	if (jt->type != JSON_OBJECT || nodes == NULL || nodes->type != JSON_ARRAY)
 		return -EINVAL;
-	t = rt_thread_add(d, clamp_int(jnum_any(jt, "index", "thread", jnum_any(jt, "id", NULL, (double)pos))),
-			  json_str(jt, "name", ""), clamp_int(jnum_any(jt, "lcore", NULL, -1)));
+	t = rt_thread_add(
+		d,
+		clamp_int(jnum_any(jt, "index", "thread", jnum_any(jt, "id", NULL, (double)pos))),
+		json_str(jt, "name", ""), clamp_int(jnum_any(jt, "lcore", NULL, -1)));
 	if (t == NULL)
 		return -ENOMEM;
 	t->time_seen = t->header_seen = 1;
@@ -334,8 +340,10 @@ rt_parse_json(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 	for (jt = threads->child; jt != NULL; jt = jt->next, pos++) {
 		ret = rt_json_thread(jt, pos, d);
 		if (ret != 0) {
-			snprintf(err, errlen, "%s:1: thread %zu: expected {\"nodes\": [{\"name\", "
-				 "\"calls\", \"vectors\", \"suspends\", \"clocks\"}]}", fname, pos);
+			snprintf(err, errlen,
+				 "%s:1: thread %zu: expected {\"nodes\": [{\"name\", "
+				 "\"calls\", \"vectors\", \"suspends\", \"clocks\"}]}",
+				 fname, pos);
 			goto out_free;
 		}
 	}
@@ -345,8 +353,7 @@ out_free:
 }
 
 int
-rt_parse(const char *buf, size_t len, const char *name, struct rt_dump *d, char *err,
-	 size_t errlen)
+rt_parse(const char *buf, size_t len, const char *name, struct rt_dump *d, char *err, size_t errlen)
 {
 	size_t i = 0;
 	int ret;
@@ -401,7 +408,7 @@ rt_thread_is_worker(const struct rt_dump *d, size_t t)
 struct rt_figure
 rt_node_figure(const struct rt_dump *d, const char *node, int thread)
 {
-	struct rt_figure f = { 0, 0, 0, 0, 0, NAN, NAN };
+	struct rt_figure f = {0, 0, 0, 0, 0, NAN, NAN};
 
 	for (size_t t = 0; t < d->n; t++) {
 		const struct rt_thread *th = &d->threads[t];

@@ -11,14 +11,14 @@ struct rt_node {
 	char name[RT_NAME_MAX];
 	char state[24];
 	double calls, vectors, suspends;
-	double clocks;		/* the Clocks column: clocks/vectors, else /calls, else /suspends */
-	double vpc;		/* the Vectors/Call column */
-	double clocks_total;	/* exact total when the dump gives it (JSON), else NaN */
+	double clocks;	     /* the Clocks column: clocks/vectors, else /calls, else /suspends */
+	double vpc;	     /* the Vectors/Call column */
+	double clocks_total; /* exact total when the dump gives it (JSON), else NaN */
 };
 
 struct rt_thread {
 	int index;
-	int lcore;		/* -1 when not printed */
+	int lcore; /* -1 when not printed */
 	char name[64];
 	int time_seen, header_seen;
 	struct rt_node *nodes;
@@ -31,15 +31,15 @@ struct rt_dump {
 };
 
 /* Thread selectors for rt_node_figure(). */
-#define RT_WORKERS (-1)		/* threads 1.. when there are several, else the only one */
+#define RT_WORKERS (-1) /* threads 1.. when there are several, else the only one */
 #define RT_ALL (-2)
 
 struct rt_figure {
-	int found;		/* number of threads where the node was seen */
-	double clocks;		/* total clocks over the selected threads */
+	int found;     /* number of threads where the node was seen */
+	double clocks; /* total clocks over the selected threads */
 	double calls, vectors, suspends;
-	double clocks_per_packet;	/* clocks / vectors, NaN without vectors */
-	double vectors_per_call;	/* vectors / calls, NaN without calls */
+	double clocks_per_packet; /* clocks / vectors, NaN without vectors */
+	double vectors_per_call;  /* vectors / calls, NaN without calls */
 };
 
 /*

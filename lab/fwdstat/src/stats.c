@@ -49,7 +49,7 @@ stats_median(const double *v, size_t n)
 struct summary
 stats_summarize(const double *v, size_t n)
 {
-	struct summary s = { 0, NAN, NAN, NAN, NAN };
+	struct summary s = {0, NAN, NAN, NAN, NAN};
 
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(v[i]))
@@ -106,7 +106,7 @@ stats_verdict(const struct summary *base, const struct summary *x, double min_de
 	if (fabs(delta) <= noise)
 		return VERDICT_NOISE;
 	if (x->min <= base->max && base->min <= x->max)
-		return VERDICT_NOISE;	/* ranges overlap */
+		return VERDICT_NOISE; /* ranges overlap */
 	return delta > 0 ? VERDICT_UP : VERDICT_DOWN;
 }
 

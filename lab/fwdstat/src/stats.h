@@ -8,7 +8,7 @@
 struct summary {
 	size_t n;
 	double median, min, max;
-	double rel_spread;	/* (max - min) / median; 0 for n == 1; NaN for n == 0 */
+	double rel_spread; /* (max - min) / median; 0 for n == 1; NaN for n == 0 */
 };
 
 /* Median of n values (mean of the middle two for an even n); NaN when n == 0. */
@@ -19,11 +19,11 @@ struct summary stats_summarize(const double *v, size_t n);
 double stats_geomean(const double *v, size_t n);
 
 enum verdict {
-	VERDICT_NOISE,		/* within noise */
-	VERDICT_UP,		/* significantly higher */
-	VERDICT_DOWN,		/* significantly lower */
-	VERDICT_FEW_RUNS,	/* a group has fewer than 2 runs */
-	VERDICT_NONE,		/* no data */
+	VERDICT_NOISE,	  /* within noise */
+	VERDICT_UP,	  /* significantly higher */
+	VERDICT_DOWN,	  /* significantly lower */
+	VERDICT_FEW_RUNS, /* a group has fewer than 2 runs */
+	VERDICT_NONE,	  /* no data */
 };
 
 /*

@@ -60,8 +60,8 @@ sweep_add(struct sweep *s, const struct run *r)
 }
 
 int
-sweep_build(const struct runset *rs, const char *campaign, double link_bps,
-	    struct sweep *s, char *err, size_t errlen)
+sweep_build(const struct runset *rs, const char *campaign, double link_bps, struct sweep *s,
+	    char *err, size_t errlen)
 {
 	double links[256];
 	size_t nlinks = 0;

@@ -24,8 +24,8 @@ struct sweep {
 double line_rate_pps(double link_bps, double frame_size);
 
 /* link_bps <= 0: take it from the runs' tgen.json, else 10 Gb/s. */
-int sweep_build(const struct runset *rs, const char *campaign, double link_bps,
-		struct sweep *s, char *err, size_t errlen);
+int sweep_build(const struct runset *rs, const char *campaign, double link_bps, struct sweep *s,
+		char *err, size_t errlen);
 void sweep_free(struct sweep *s);
 int sweep_table(const struct sweep *s, struct table *t);
 void sweep_print_json(const struct sweep *s, FILE *f);

@@ -120,11 +120,21 @@ html_put(FILE *f, const char *s)
 {
 	for (; s != NULL && *s != '\0'; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f); break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+			break;
 		}
 	}
 }

@@ -9,8 +9,8 @@
 struct table {
 	size_t ncols, nrows, cap;
 	char **head;
-	char *align;		/* 'l' or 'r' per column */
-	char **cells;		/* nrows * ncols */
+	char *align;  /* 'l' or 'r' per column */
+	char **cells; /* nrows * ncols */
 };
 
 int table_init(struct table *t, size_t ncols);

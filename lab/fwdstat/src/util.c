@@ -134,10 +134,26 @@ parse_rate(const char *s)
 	if (end == s || !(v > 0) || isinf(v))
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	case 't': case 'T': v *= 1e12; end++; break;
+	case 'k':
+	case 'K':
+		v *= 1e3;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v *= 1e6;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v *= 1e9;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		v *= 1e12;
+		end++;
+		break;
 	}
 	if (*end == 'b' && end[1] == 'p' && end[2] == 's')
 		end += 3;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad input gets a clear message and exit 1; bad usage exit 2.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,7 +2,7 @@
 # compare on a campaign of real run folders: A B A B A B over two profiles, one B run
 # interrupted. Checks medians, spreads, deltas, verdicts, the geomean and the skipped run.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

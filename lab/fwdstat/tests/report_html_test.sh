@@ -2,7 +2,7 @@
 # report writes Markdown, SVG/PNG plots and an HTML page per campaign; headless chromium
 # opens each page and the page itself marks every plot with the size it rendered at.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,7 +53,7 @@ chrome() { # URL extra-args...
 for page in 20260101T000000Z-host-ab 20260101T010000Z-host-sweep; do
 	chrome "file://$out/$page/index.html" --dump-dom >"$tmp/$page.dom" || true
 	imgs=$(grep -o '<img[^>]*>' "$tmp/$page.dom" || true)
-	echo "$imgs" | sed 's/^/# /'
+	printf '# %s\n' "$imgs"
 	check "${page}_page_has_plots" test -n "$imgs"
 	check "${page}_every_plot_rendered_960x540" \
 		test "$(echo "$imgs" | grep -c 'data-rendered="960x540"')" -eq "$(echo "$imgs" | grep -c .)"

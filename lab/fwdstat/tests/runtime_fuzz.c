@@ -21,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (rt_parse((const char *)data, size, "fuzz", &d, err, sizeof(err)) != 0) {
 		if (strncmp(err, "fuzz:", 5) != 0)
-			abort();	/* every refusal names the input */
+			abort(); /* every refusal names the input */
 		return 0;
 	}
 	for (size_t t = 0; t < d.n; t++) {

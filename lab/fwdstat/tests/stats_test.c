@@ -10,8 +10,8 @@
 static void
 test_median(void)
 {
-	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
-	double with_nan[] = { NAN, 10, 20, NAN, 30 };
+	double odd[] = {5, 1, 3}, even[] = {4, 1, 3, 2}, one[] = {7};
+	double with_nan[] = {NAN, 10, 20, NAN, 30};
 
 	tap_near(stats_median(odd, 3), 3, 0, "median_of_odd_count_is_the_middle_value");
 	tap_near(stats_median(even, 4), 2.5, 0, "median_of_even_count_is_mean_of_middle_two");
@@ -24,7 +24,7 @@ test_median(void)
 static void
 test_summary(void)
 {
-	double v[] = { 90, 110, 100 };
+	double v[] = {90, 110, 100};
 	struct summary s = stats_summarize(v, 3);
 
 	tap_ok(s.n == 3 && s.min == 90 && s.max == 110 && s.median == 100,
@@ -37,7 +37,7 @@ test_summary(void)
 static void
 test_geomean(void)
 {
-	double r[] = { 2, 8 }, same[] = { 1.1, 1.1, 1.1 }, bad[] = { 1, -1 };
+	double r[] = {2, 8}, same[] = {1.1, 1.1, 1.1}, bad[] = {1, -1};
 
 	tap_near(stats_geomean(r, 2), 4, 1e-12, "geomean_of_2_and_8_is_4");
 	tap_near(stats_geomean(same, 3), 1.1, 1e-12, "geomean_of_equal_ratios_is_that_ratio");
@@ -48,18 +48,16 @@ test_geomean(void)
 static void
 test_verdicts(void)
 {
-	double a[] = { 100, 101, 99 }, b_fast[] = { 110, 111, 109 }, b_close[] = { 100.5, 101.5, 99.5 };
-	double b_overlap[] = { 98, 110, 104 }, b_small[] = { 101.6, 101.5, 101.7 };
-	double one[] = { 120 };
+	double a[] = {100, 101, 99}, b_fast[] = {110, 111, 109}, b_close[] = {100.5, 101.5, 99.5};
+	double b_overlap[] = {98, 110, 104}, b_small[] = {101.6, 101.5, 101.7};
+	double one[] = {120};
 	struct summary sa = stats_summarize(a, 3), sb;
 
 	sb = stats_summarize(b_fast, 3);
 	tap_ok(stats_verdict(&sa, &sb, 0.01) == VERDICT_UP, "ten_percent_clear_gain_is_up");
-	tap_ok(strcmp(verdict_word(VERDICT_UP, 1), "faster") == 0,
-	       "higher_rate_reads_faster");
+	tap_ok(strcmp(verdict_word(VERDICT_UP, 1), "faster") == 0, "higher_rate_reads_faster");
 	tap_ok(stats_verdict(&sb, &sa, 0.01) == VERDICT_DOWN, "the_reverse_is_down");
-	tap_ok(strcmp(verdict_word(VERDICT_DOWN, 0), "faster") == 0,
-	       "lower_clocks_read_faster");
+	tap_ok(strcmp(verdict_word(VERDICT_DOWN, 0), "faster") == 0, "lower_clocks_read_faster");
 	sb = stats_summarize(b_close, 3);
 	tap_ok(stats_verdict(&sa, &sb, 0.01) == VERDICT_NOISE,
 	       "half_percent_change_within_two_percent_spread_is_noise");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # status lists every run with its status, and --list gives fwdlab --resume the folders.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

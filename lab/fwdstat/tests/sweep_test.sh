@@ -2,7 +2,7 @@
 # sweep on real run folders: two DUTs (vfwd, testpmd-io) over four frame sizes on a 10G
 # link, two repeats of vfwd at 64 B. Checks line rates, medians and % of line rate.
 set -euo pipefail
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
