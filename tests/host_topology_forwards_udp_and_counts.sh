@@ -85,7 +85,7 @@ done
 sleep 3
 kill -TERM "$bg" 2>/dev/null || true
 wait "$bg" || true
-cat "$tmp/int.log" | grep -v '^VHOST' | tail -n 5 | sed 's/^/# /'
+grep -v '^VHOST' "$tmp/int.log" | tail -n 5 | sed 's/^/# /'
 imeta=$(find "$tmp/results" -path '*/interrupted/meta.json' | head -n1)
 check "interrupted run is marked incomplete" eval '[ "$(jq -r .status "$imeta")" = incomplete ]'
 check "interrupted run says why" eval 'jq -r .failure "$imeta" | grep -q interrupted'
