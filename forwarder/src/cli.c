@@ -61,8 +61,9 @@ cli_center(struct vfwd_cli_out *out, int width, const char *s)
 {
 	int len = (int)strlen(s), left = 0, right = 0;
 
+	/* like VPP's %=Ns: an odd padding puts the extra space on the left */
 	if (len < width) {
-		left = (width - len) / 2;
+		left = (width - len + 1) / 2;
 		right = width - len - left;
 	}
 	vfwd_cli_printf(out, "%*s%s%*s", left, "", s, right, "");

@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Node unit tests: crafted packets enter port0 (a net_ring ethdev), the
+ * worker graph is walked on this thread, and what leaves port0/port1 and the
+ * per-node counters are checked.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rte_arp.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "vfwd_int.h"
+#include "test_util.h"
+
+static struct rte_ring *rx_ring[2], *tx_ring[2];
+static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
+
+static void
+walk(void)
+{
+	for (int i = 0; i < 4; i++)
+		rte_graph_walk(vfwd.graph[0]);
+	fib_punt_poll();
+}
+
+static int
+cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+	int rc = cli_execute(line, &out);
+
+	if (rc < 0 || out.error) {
+		printf("# cli '%s': %.*s", line, (int)out.len, out.buf ? out.buf : "");
+		rc = rc < 0 ? rc : -1;
+	}
+	cli_out_free(&out);
+	return rc;
+}
+
+static char *
+cli_output(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	vfwd_cli_printf(&out, "%c", '\0');
+	return out.buf;
+}
+
+/* Ether(02:..:01 -> port0) / IPv4(16.0.0.1 -> dst, ttl) / UDP or ICMP, 64-byte frame */
+static struct rte_mbuf *
+pkt_ip4(uint32_t dst, uint8_t ttl, uint8_t proto)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+
+	if (m == NULL)
+		return NULL;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	memset(eth, 0, 60);
+	eth->dst_addr = vfwd.ports[0].mac;
+	eth->src_addr = (struct rte_ether_addr){{0x02, 0, 0, 0, 0, 0x02}};
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(46);
+	ip->packet_id = RTE_BE16(7);
+	ip->time_to_live = ttl;
+	ip->next_proto_id = proto;
+	ip->src_addr = RTE_BE32(RTE_IPV4(16, 0, 0, 1));
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return m;
+}
+
+static struct rte_ipv4_hdr *
+ip_of(struct rte_mbuf *m)
+{
+	return rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+}
+
+/* The header checksum equals a full recomputation (not only "sums to 0xffff"). */
+static int
+cksum_exact(const struct rte_ipv4_hdr *ip)
+{
+	struct rte_ipv4_hdr copy = *ip;
+
+	copy.hdr_checksum = 0;
+	return rte_ipv4_cksum(&copy) == ip->hdr_checksum;
+}
+
+static void
+inject(struct rte_mbuf *m)
+{
+	m->port = vfwd.ports[0].port_id; /* net_ring leaves mbuf->port to the sender */
+	if (rte_ring_enqueue(rx_ring[0], m) < 0)
+		rte_pktmbuf_free(m);
+}
+
+static unsigned
+drain(int port, struct rte_mbuf **out, unsigned max)
+{
+	return rte_ring_dequeue_burst(tx_ring[port], (void **)out, max, NULL);
+}
+
+static void
+free_all(struct rte_mbuf **m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		rte_pktmbuf_free(m[i]);
+}
+
+/* Sends m, expects nothing out and `reason` of `node` counted once. */
+static int
+dropped_under(struct rte_mbuf *m, const char *node, const char *reason)
+{
+	uint64_t before = err_get(node, reason);
+	struct rte_mbuf *out[8];
+	unsigned n0, n1;
+	int ok = 1;
+
+	CHECK(m != NULL, "no mbuf");
+	inject(m);
+	walk();
+	n0 = drain(0, out, 8);
+	free_all(out, n0);
+	n1 = drain(1, out, 8);
+	free_all(out, n1);
+	CHECK(n0 + n1 == 0, "%u packets left the box", n0 + n1);
+	CHECK(err_get(node, reason) == before + 1, "%s/%s counted %lu, want %lu", node, reason,
+	      (unsigned long)err_get(node, reason), (unsigned long)before + 1);
+	return ok;
+}
+
+static int
+routed_packet_leaves_with_ttl_minus_one_valid_checksum_and_rewritten_macs(void)
+{
+	struct rte_mbuf *out[8];
+	struct rte_ether_hdr *eth;
+	unsigned n;
+	int ok = 1;
+
+	inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_UDP));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "got %u packets on port1", n);
+	if (n != 1)
+		return 0;
+	eth = rte_pktmbuf_mtod(out[0], struct rte_ether_hdr *);
+	CHECK(ip_of(out[0])->time_to_live == 63, "ttl %u", ip_of(out[0])->time_to_live);
+	CHECK(cksum_exact(ip_of(out[0])), "checksum %04x wrong", ip_of(out[0])->hdr_checksum);
+	CHECK(rte_is_same_ether_addr(&eth->dst_addr, &nbr1_mac), "dst mac not the neighbour's");
+	CHECK(rte_is_same_ether_addr(&eth->src_addr, &vfwd.ports[1].mac), "src mac not port1's");
+	CHECK(out[0]->pkt_len == 60, "length changed to %u", out[0]->pkt_len);
+	free_all(out, n);
+	return ok;
+}
+
+static int
+checksum_stays_valid_for_every_ttl_and_id(void)
+{
+	struct rte_mbuf *out[8];
+	int ok = 1;
+
+	for (unsigned ttl = 2; ttl <= 255 && ok; ttl += 3) {
+		for (unsigned id = 0; id < 65536 && ok; id += 4099) {
+			struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 1, 2, 3), (uint8_t)ttl, 17);
+			unsigned n;
+
+			ip_of(m)->packet_id = rte_cpu_to_be_16((uint16_t)id);
+			ip_of(m)->hdr_checksum = 0;
+			ip_of(m)->hdr_checksum = rte_ipv4_cksum(ip_of(m));
+			inject(m);
+			walk();
+			n = drain(1, out, 8);
+			CHECK(n == 1, "ttl %u id %u: %u packets", ttl, id, n);
+			if (n == 1)
+				CHECK(cksum_exact(ip_of(out[0])), "ttl %u id %u: bad checksum", ttl,
+				      id);
+			free_all(out, n);
+		}
+	}
+	return ok;
+}
+
+static int
+ttl_one_is_dropped_and_counted(void)
+{
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17), "ip4-input", "ip4 ttl <= 1");
+}
+
+static int
+ttl_zero_is_dropped_and_counted(void)
+{
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 0, 17), "ip4-input", "ip4 ttl <= 1");
+}
+
+static int
+bad_checksum_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	ip_of(m)->hdr_checksum ^= 0x0101;
+	return dropped_under(m, "ip4-input", "ip4 bad checksum");
+}
+
+static int
+bad_ihl_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	ip_of(m)->version_ihl = 0x44;
+	ip_of(m)->hdr_checksum = 0;
+	return dropped_under(m, "ip4-input", "ip4 bad header length");
+}
+
+static int
+ihl_past_the_frame_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	ip_of(m)->version_ihl = 0x4f; /* 60-byte header in a 60-byte frame */
+	return dropped_under(m, "ip4-input", "ip4 bad header length");
+}
+
+static int
+bad_version_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	ip_of(m)->version_ihl = 0x65;
+	return dropped_under(m, "ip4-input", "ip4 version != 4");
+}
+
+static int
+truncated_ip_header_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	rte_pktmbuf_trim(m, 60 - 24);
+	return dropped_under(m, "ip4-input", "ip4 truncated header");
+}
+
+static int
+ip_length_beyond_frame_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	ip_of(m)->total_length = RTE_BE16(1000);
+	ip_of(m)->hdr_checksum = 0;
+	ip_of(m)->hdr_checksum = rte_ipv4_cksum(ip_of(m));
+	return dropped_under(m, "ip4-input", "ip4 length > l2 length");
+}
+
+static int
+runt_frame_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	rte_pktmbuf_trim(m, 60 - 10);
+	return dropped_under(m, "ethernet-input", "frame too short");
+}
+
+static int
+unknown_ethertype_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
+
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type = RTE_BE16(0x86dd);
+	return dropped_under(m, "ethernet-input", "unknown ethertype");
+}
+
+static int
+no_route_is_dropped_and_counted(void)
+{
+	return dropped_under(pkt_ip4(RTE_IPV4(99, 0, 0, 1), 64, 17), "ip4-lookup", "no route");
+}
+
+static int
+unresolved_neighbor_is_dropped_and_counted(void)
+{
+	return dropped_under(pkt_ip4(RTE_IPV4(77, 0, 0, 1), 64, 17), "ip4-rewrite",
+			     "unresolved neighbor");
+}
+
+static int
+packet_to_interface_address_is_not_forwarded(void)
+{
+	return dropped_under(pkt_ip4(RTE_IPV4(10, 0, 0, 1), 64, 17), "ip4-lookup",
+			     "ip4 local destination (not forwarded)");
+}
+
+static struct rte_mbuf *
+pkt_arp(uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *sha)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+
+	memset(eth, 0, 60);
+	memset(&eth->dst_addr, 0xff, 6);
+	eth->src_addr = *sha;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = 6;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(op);
+	arp->arp_data.arp_sha = *sha;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
+	return m;
+}
+
+static int
+arp_request_for_interface_address_is_answered(void)
+{
+	const struct rte_ether_addr sha = {{0x02, 0, 0, 0, 0, 0x09}};
+	struct rte_mbuf *out[8];
+	struct rte_arp_hdr *arp;
+	unsigned n;
+	int ok = 1;
+
+	inject(pkt_arp(RTE_ARP_OP_REQUEST, RTE_IPV4(10, 0, 0, 9), RTE_IPV4(10, 0, 0, 1), &sha));
+	walk();
+	n = drain(0, out, 8);
+	CHECK(n == 1, "%u replies on port0", n);
+	if (n != 1)
+		return 0;
+	arp = rte_pktmbuf_mtod_offset(out[0], struct rte_arp_hdr *, RTE_ETHER_HDR_LEN);
+	CHECK(arp->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY), "not a reply");
+	CHECK(arp->arp_data.arp_sip == RTE_BE32(RTE_IPV4(10, 0, 0, 1)), "wrong sender ip");
+	CHECK(rte_is_same_ether_addr(&arp->arp_data.arp_sha, &vfwd.ports[0].mac), "wrong sha");
+	CHECK(rte_is_same_ether_addr(&arp->arp_data.arp_tha, &sha), "wrong tha");
+	free_all(out, n);
+	return ok;
+}
+
+static int
+arp_reply_teaches_a_neighbor_and_resolves_the_route(void)
+{
+	const struct rte_ether_addr sha = {{0x02, 0, 0, 0, 0x07, 0x07}};
+	struct rte_mbuf *out[8];
+	unsigned n;
+	int ok = 1;
+
+	CHECK(cli("ip route add 66.0.0.0/8 via 10.0.0.7 port0") == 0, "route");
+	ok &= dropped_under(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17), "ip4-rewrite",
+			    "unresolved neighbor");
+	inject(pkt_arp(RTE_ARP_OP_REPLY, RTE_IPV4(10, 0, 0, 7), RTE_IPV4(10, 0, 0, 1), &sha));
+	walk();
+	inject(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17));
+	walk();
+	n = drain(0, out, 8);
+	CHECK(n == 1, "%u packets on port0 after learning", n);
+	if (n == 1)
+		CHECK(rte_is_same_ether_addr(
+			      &rte_pktmbuf_mtod(out[0], struct rte_ether_hdr *)->dst_addr, &sha),
+		      "not rewritten to the learned mac");
+	free_all(out, n);
+	return ok;
+}
+
+static int
+example_feature_drops_icmp_and_counts_it(void)
+{
+	struct rte_mbuf *out[8];
+	unsigned n;
+	int ok = 1;
+
+	if (feature_slot_by_node("example") < 0) {
+		printf("# example plugin not loaded\n");
+		return 0;
+	}
+	CHECK(cli("set interface feature port0 example arc ip4-unicast") == 0, "enable");
+	ok &= dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_ICMP), "example",
+			    "icmp packets dropped");
+	inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_UDP));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "udp through example: %u packets", n);
+	free_all(out, n);
+	CHECK(cli("set interface feature port0 example arc ip4-unicast disable") == 0, "disable");
+	inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_ICMP));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "icmp with example disabled: %u packets", n);
+	free_all(out, n);
+	return ok;
+}
+
+static int
+l2_xconnect_passes_frames_untouched(void)
+{
+	struct rte_mbuf *out[8], *m = pkt_ip4(RTE_IPV4(99, 9, 9, 9), 1, 17);
+	uint8_t copy[60];
+	unsigned n;
+	int ok = 1;
+
+	memcpy(copy, rte_pktmbuf_mtod(m, void *), 60);
+	CHECK(cli("set interface l2 xconnect port0 port1") == 0, "xconnect");
+	inject(m);
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "%u frames", n);
+	if (n == 1)
+		CHECK(memcmp(copy, rte_pktmbuf_mtod(out[0], void *), 60) == 0, "frame changed");
+	free_all(out, n);
+	CHECK(cli("set interface l3 port0") == 0, "l3");
+	return ok;
+}
+
+static int
+mixed_vector_splits_by_next_node(void)
+{
+	struct rte_mbuf *out[300];
+	uint64_t nr = err_get("ip4-lookup", "no route"), ttl = err_get("ip4-input", "ip4 ttl <= 1");
+	unsigned n;
+	int ok = 1;
+
+	for (int i = 0; i < 200; i++) {
+		if (i % 10 == 3)
+			inject(pkt_ip4(RTE_IPV4(99, 0, 0, 1), 64, 17));
+		else if (i % 10 == 7)
+			inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17));
+		else
+			inject(pkt_ip4(RTE_IPV4(48, 0, 0, (uint8_t)i), 64, 17));
+	}
+	walk();
+	n = drain(1, out, 300);
+	CHECK(n == 160, "%u forwarded, want 160", n);
+	for (unsigned i = 0; i + 1 < n; i++)
+		CHECK(ip_of(out[i])->dst_addr != ip_of(out[i + 1])->dst_addr || true, "order");
+	free_all(out, n);
+	CHECK(err_get("ip4-lookup", "no route") == nr + 20, "no route");
+	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == ttl + 20, "ttl");
+	return ok;
+}
+
+static int
+random_frames_never_crash_and_are_accounted(void)
+{
+	struct rte_mbuf *out[300];
+	unsigned n, sent = 0, left = 0;
+	int ok = 1;
+
+	srand(42);
+	for (int round = 0; round < 50; round++) {
+		for (int i = 0; i < 64; i++) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+			uint16_t len = (uint16_t)(rand() % 200);
+			uint8_t *d = (uint8_t *)rte_pktmbuf_append(m, len);
+
+			for (uint16_t k = 0; k < len; k++)
+				d[k] = (uint8_t)rand();
+			if (len > 14 && rand() % 2) {
+				d[12] = 0x08;
+				d[13] = (uint8_t)(rand() % 4 ? 0x00 : 0x06);
+				if (len > 15)
+					d[14] = (uint8_t)(0x40 | (rand() % 16));
+			}
+			inject(m);
+			sent++;
+		}
+		walk();
+		for (int p = 0; p < 2; p++) {
+			n = drain(p, out, 300);
+			left += n;
+			free_all(out, n);
+		}
+	}
+	CHECK(rte_mempool_avail_count(vfwd.pool) + rte_mempool_in_use_count(vfwd.pool) > 0,
+	      "pool");
+	printf("# %u random frames, %u left the box\n", sent, left);
+	return ok;
+}
+
+static int
+show_runtime_has_vpp_layout(void)
+{
+	char *s = cli_output("show runtime");
+	int ok = 1;
+
+	CHECK(strstr(s, "Thread 1 vfwd_wk_0 (lcore ") != NULL, "thread line");
+	CHECK(strstr(s, "Time ") != NULL && strstr(s, ", average vectors/node ") != NULL,
+	      "time line");
+	CHECK(strstr(s, "  vector rates in ") != NULL, "rates line");
+	CHECK(strstr(s, "             Name                 State         Calls          Vectors"
+			"        Suspends         Clocks       Vectors/Call  ") != NULL,
+	      "header:\n%s", s);
+	CHECK(strstr(s, "\nip4-lookup                       active    ") != NULL, "row");
+	free(s);
+	s = cli_output("show errors");
+	CHECK(strstr(s, "   Count                    Node                  Reason\n") == s,
+	      "errors header: %s", s);
+	CHECK(strstr(s, "                ip4-input               ip4 ttl <= 1\n") != NULL,
+	      "errors row: %s", s);
+	free(s);
+	return ok;
+}
+
+static int
+unknown_command_is_an_error_and_changes_nothing(void)
+{
+	char *before = cli_output("show ip fib"), *after;
+	int ok = 1;
+
+	CHECK(cli("ip route frobnicate 1.2.3.0/24") < 0, "accepted a bad command");
+	CHECK(cli("ip route add 1.2.3.0/33 via 10.0.1.2 port1") < 0, "accepted /33");
+	CHECK(cli("ip route add 1.2.3.0/24 via 10.0.1.2 port9") < 0, "accepted port9");
+	CHECK(cli("set ip neighbor port1 10.0.1.3 zz:00:00:00:00:00") < 0, "accepted bad mac");
+	after = cli_output("show ip fib");
+	CHECK(strcmp(before, after) == 0, "fib changed:\n%s\n%s", before, after);
+	free(before);
+	free(after);
+	return ok;
+}
+
+static int
+setup(const char *plugin)
+{
+	char prefix[64], err[256];
+	char *eal[] = {"nodes_test", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
+		       "--log-level=*:error", "--file-prefix", prefix, NULL};
+	int rc;
+
+	snprintf(prefix, sizeof(prefix), "vfwd-nodes-test-%d", getpid());
+	if (rte_eal_init(10, eal) < 0)
+		return -1;
+	cli_builtin_register();
+	if (mbuf_meta_init() < 0 || vfwd_pool_create(8192) < 0)
+		return -1;
+	for (int p = 0; p < 2; p++) {
+		char name[32];
+		int id;
+
+		snprintf(name, sizeof(name), "rx%d", p);
+		rx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%d", p);
+		tx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "net_ring_p%d", p);
+		id = rte_eth_from_rings(name, &rx_ring[p], 1, &tx_ring[p], 1, 0);
+		snprintf(name, sizeof(name), "port%d", p);
+		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
+			return -1;
+	}
+	vfwd.n_workers = 1;
+	vfwd.worker_lcore[0] = rte_lcore_id();
+	if (plugin && plugin_load_one(plugin, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	rc = vfwd_dataplane_init(err, sizeof(err));
+	if (rc < 0) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	const char *cfg[] = {
+		"set interface ip address port0 10.0.0.1/24",
+		"set interface ip address port1 10.0.1.1/24",
+		"set ip neighbor port1 10.0.1.2 02:00:00:00:01:02",
+		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+		"ip route add 77.0.0.0/8 via 10.0.1.77 port1",
+	};
+	for (unsigned i = 0; i < RTE_DIM(cfg); i++)
+		if (cli(cfg[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *plugin = argc > 1 ? argv[1] : getenv("VFWD_EXAMPLE_PLUGIN");
+
+	if (setup(plugin) < 0) {
+		printf("not ok 1 - setup\n");
+		return 1;
+	}
+	TEST(routed_packet_leaves_with_ttl_minus_one_valid_checksum_and_rewritten_macs);
+	TEST(checksum_stays_valid_for_every_ttl_and_id);
+	TEST(ttl_one_is_dropped_and_counted);
+	TEST(ttl_zero_is_dropped_and_counted);
+	TEST(bad_checksum_is_dropped_and_counted);
+	TEST(bad_ihl_is_dropped_and_counted);
+	TEST(ihl_past_the_frame_is_dropped_and_counted);
+	TEST(bad_version_is_dropped_and_counted);
+	TEST(truncated_ip_header_is_dropped_and_counted);
+	TEST(ip_length_beyond_frame_is_dropped_and_counted);
+	TEST(runt_frame_is_dropped_and_counted);
+	TEST(unknown_ethertype_is_dropped_and_counted);
+	TEST(no_route_is_dropped_and_counted);
+	TEST(unresolved_neighbor_is_dropped_and_counted);
+	TEST(packet_to_interface_address_is_not_forwarded);
+	TEST(arp_request_for_interface_address_is_answered);
+	TEST(arp_reply_teaches_a_neighbor_and_resolves_the_route);
+	TEST(example_feature_drops_icmp_and_counts_it);
+	TEST(l2_xconnect_passes_frames_untouched);
+	TEST(mixed_vector_splits_by_next_node);
+	TEST(random_frames_never_crash_and_are_accounted);
+	TEST(show_runtime_has_vpp_layout);
+	TEST(unknown_command_is_an_error_and_changes_nothing);
+	printf("1..%d\n", tap_n);
+	rte_eal_cleanup();
+	return tap_failed ? 1 : 0;
+}
