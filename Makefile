@@ -61,10 +61,10 @@ lab-down:
 	lab/fwdlab down $(LAB_ARGS)
 
 swap:
-	lab/fwdlab swap $(DUT_BUILD)
+	lab/fwdlab swap $(or $(DUT_BUILD),build/vfwd/$(VARIANT)) $(LAB_ARGS)
 
 dump:
-	lab/fwdlab dump
+	lab/fwdlab dump $(LAB_ARGS)
 
 test:
 	@mkdir -p build && rm -f $(RESULTS)
