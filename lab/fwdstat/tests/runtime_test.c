@@ -5,6 +5,7 @@
  * e-notation clocks, names cut at 30 characters, "interrupt wa", the older single-thread
  * preamble, vfwd's JSON, and malformed files that must be refused with FILE:LINE.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,36 @@ test_long_names_and_json(void)
 	}
 }
 
+/* A dump of a real vfwd run on the host topology, in both of vfwd's formats. */
+static void
+test_vfwd_text_and_json_agree(void)
+{
+	struct rt_dump t, j;
+	char err[256];
+	const char *nodes[] = { "ethernet-input", "ip4-lookup", "ip4-rewrite", "port1-tx" };
+
+	if (!tap_ok(load("vfwd_host_run.txt", &t, err, sizeof(err)) == 0 &&
+			    load("vfwd_host_run.json", &j, err, sizeof(err)) == 0,
+		    "real_vfwd_dump_parses_in_text_and_json")) {
+		printf("# %s\n", err);
+		return;
+	}
+	tap_ok(t.n == 2 && t.threads[0].n == 0 && t.threads[1].n == 8,
+	       "vfwd_main_has_no_rows_worker_has_eight");
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		struct rt_figure a = rt_node_figure(&t, nodes[i], RT_WORKERS);
+		struct rt_figure b = rt_node_figure(&j, nodes[i], RT_WORKERS);
+		char name[96];
+
+		snprintf(name, sizeof(name), "text_clocks_within_half_percent_of_json_%s", nodes[i]);
+		tap_ok(a.vectors == b.vectors && a.vectors > 0 &&
+			       fabs(a.clocks_per_packet / b.clocks_per_packet - 1) < 0.005,
+		       name);
+	}
+	rt_free(&t);
+	rt_free(&j);
+}
+
 static void
 test_refusals(void)
 {
@@ -166,6 +197,7 @@ main(void)
 	test_two_workers();
 	test_single_thread();
 	test_long_names_and_json();
+	test_vfwd_text_and_json_agree();
 	test_refusals();
 	return tap_done();
 }
