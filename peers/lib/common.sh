@@ -159,22 +159,19 @@ port_route_mac() { # PORT_INDEX -> MAC, fails when routes on that port disagree
 # ---- DPDK ---------------------------------------------------------------------------------
 is_pci() { [[ $1 =~ ^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$ ]]; }
 
-dpdk_dev_args() { # prints EAL device args, one a line
+# EAL args shared by the DPDK apps into DPDK_EAL: device list, file prefix, user's args.
+# (Not in a subshell, so that a refusal exits the backend.)
+dpdk_eal_common() {
 	local p0=${CFG_PORT[0]} p1=${CFG_PORT[1]}
 	if is_pci "$p0" && is_pci "$p1"; then
-		printf '%s\n' -a "$p0" -a "$p1"
+		DPDK_EAL=(-a "$p0" -a "$p1")
 	elif ! is_pci "$p0" && ! is_pci "$p1"; then
-		printf '%s\n' --no-pci --vdev "$p0" --vdev "$p1"
+		DPDK_EAL=(--no-pci --vdev "$p0" --vdev "$p1")
 	else
 		usage_die "$CFG_FILE: port0 and port1 must both be PCI addresses or both vdevs"
 	fi
-}
-
-# EAL args shared by the DPDK apps: device list, file prefix, user's extra args.
-dpdk_eal_common() {
-	dpdk_dev_args
-	printf '%s\n' --file-prefix "$CFG_PREFIX"
-	[ ${#CFG_EAL_ARGS[@]} -eq 0 ] || printf '%s\n' "${CFG_EAL_ARGS[@]}"
+	DPDK_EAL+=(--file-prefix "$CFG_PREFIX")
+	[ ${#CFG_EAL_ARGS[@]} -eq 0 ] || DPDK_EAL+=("${CFG_EAL_ARGS[@]}")
 }
 
 telemetry_sock() { echo "/var/run/dpdk/$CFG_PREFIX/dpdk_telemetry.v2"; }

@@ -66,11 +66,13 @@ app_dump_ethdev() { # DIR
 
 # The l3fwd family takes one destination MAC per port: --eth-dest=PORT,MAC from the neighbor
 # the port's routes point to.
-l3fwd_eth_dest_args() {
+l3fwd_eth_dest_args() { # -> L3FWD_ARGS
 	local p mac
+	L3FWD_ARGS=()
 	for p in 0 1; do
-		mac=$(port_route_mac "$p") ||
+		if ! mac=$(port_route_mac "$p"); then
 			usage_die "$CFG_FILE: $BACKEND has one next-hop MAC per port; routes on port$p point to different neighbors"
-		[ -z "$mac" ] || echo "--eth-dest=$p,$mac"
+		fi
+		[ -z "$mac" ] || L3FWD_ARGS+=("--eth-dest=$p,$mac")
 	done
 }
