@@ -46,4 +46,6 @@ void tgen_streams_init(struct tgen_ctx *c);
 int tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *phase,
 		   bool progress, struct tgen_result *res);
 
+int tgen_warmup(struct tgen_ctx *c, double timeout_s);
+
 #endif

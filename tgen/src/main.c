@@ -25,8 +25,8 @@ struct opts {
 	const char *json;
 	const char *pre_trial, *post_trial;
 	struct tgen_rate rate, min_rate, max_rate;
-	bool max_rate_set;
-	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s;
+	bool max_rate_set, strict_rate;
+	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;
 	uint32_t max_trials;
 	uint16_t nb_desc;
 	uint32_t nb_mbufs;
@@ -53,12 +53,16 @@ usage(FILE *f)
 	      "  --dst-mac0 MAC, --dst-mac1 MAC   destination MAC per port (--dst-mac = port0)\n"
 	      "  --gw0 IP, --gw1 IP      resolve the destination MAC by ARP (--gw = port0)\n"
 	      "  --ip0 IP, --ip1 IP      our address per port, answered in ARP\n"
+"  --warmup S              before the first trial, send a packet every 10 ms until\n"
+	      "                          one comes back, at most S s (default 2; 0: off)\n"
 	      "  --drain S               receive window after each trial (default 0.5)\n"
 	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
 	      "  --pdr-loss X            PDR loss ratio, 0.005 or 0.5% (default 0.5%)\n"
 	      "  --width X               search width, relative (default 0.5%)\n"
 	      "  --trial-duration S      search trials (default 1)\n"
 	      "  --final-duration S      final trials (default 5)\n"
+"  --strict-rate           ndr: a trial whose load tgen could not offer (it fell\n"
+	      "                          behind by more than the width) fails\n"
 	      "  --max-trials N          stop the search after N trials (default 60)\n"
 	      "  --pre-trial CMD, --post-trial CMD  run around every trial (sh -c), with\n"
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
@@ -98,7 +102,7 @@ parse_double(const char *s, double lo, double hi, double *out)
 enum {
 	O_PROFILE = 256, O_SIZE, O_FLOWS, O_BIDIR, O_RATE, O_DURATION, O_LINK, O_PORTS,
 	O_DMAC0, O_DMAC1, O_GW0, O_GW1, O_IP0, O_IP1, O_DRAIN, O_MINR, O_MAXR, O_PDR, O_WIDTH,
-	O_TRIALD, O_FINALD, O_MAXT, O_PRE, O_POST, O_JSON, O_LTO, O_MBUFS, O_DESC, O_HELP,
+	O_TRIALD, O_FINALD, O_MAXT, O_PRE, O_POST, O_JSON, O_LTO, O_MBUFS, O_DESC, O_HELP, O_WARMUP, O_STRICT,
 };
 
 static const struct option longopts[] = {
@@ -117,7 +121,8 @@ static const struct option longopts[] = {
 	{"max-trials", 1, NULL, O_MAXT}, {"pre-trial", 1, NULL, O_PRE},
 	{"post-trial", 1, NULL, O_POST}, {"json", 1, NULL, O_JSON},
 	{"link-timeout", 1, NULL, O_LTO}, {"mbufs", 1, NULL, O_MBUFS},
-	{"desc", 1, NULL, O_DESC},	 {"help", 0, NULL, O_HELP},
+	{"desc", 1, NULL, O_DESC},	 {"warmup", 1, NULL, O_WARMUP},
+	{"strict-rate", 0, NULL, O_STRICT},	 {"help", 0, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
 
@@ -175,6 +180,13 @@ parse_one(struct tgen_ctx *c, struct opts *o, int opt, const char *a)
 	case O_DRAIN:
 		return parse_double(a, 0, 60, &c->drain_s) < 0 ? bad("drain", a, "seconds in 0..60")
 							       : 0;
+	case O_STRICT:
+		o->strict_rate = true;
+		return 0;
+	case O_WARMUP:
+		return parse_double(a, 0, 600, &o->warmup_s) < 0
+			       ? bad("warmup", a, "seconds in 0..600")
+			       : 0;
 	case O_LTO:
 		return parse_double(a, 0, 3600, &o->link_timeout_s) < 0
 			       ? bad("link-timeout", a, "seconds in 0..3600")
@@ -429,7 +441,7 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	struct tgen_search_step st;
 	struct tgen_result *tr;
 	bool below[2];
-	uint32_t n = 0, i;
+	uint32_t n = 0, i, short_trials = 0;
 	FILE *f;
 	int ret, k;
 
@@ -459,15 +471,19 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 		if (ret < 0)
 			goto out_free;
 		print_trial(&tr[n]);
-		/* a load tgen could not offer fails the trial like a loss would */
-		loss = tr[n].tx_packets == 0
-			       ? 1.0
-			       : (double)(tr[n].loss_packets + tr[n].pacer_skipped) /
-					 (double)(tr[n].tx_packets + tr[n].pacer_skipped);
+		/* with --strict-rate, a load tgen could not offer (it fell behind by more than
+		 * the width) fails the trial like a loss would */
+		loss = tr[n].tx_packets == 0 ? 1.0 : tr[n].loss_ratio;
+		if ((double)tr[n].pacer_skipped >
+		    o->width * (double)(tr[n].tx_packets + tr[n].pacer_skipped)) {
+			short_trials++;
+			if (o->strict_rate)
+				loss = 1.0;
+		}
 		tgen_search_record(&s, st.rate_pps, tr[n].duration_s >= st.duration_s * 0.999
 							      ? st.duration_s
 							      : tr[n].duration_s,
-				   loss, tr[n].rx_pps);
+				   loss, st.rate_pps * (1 - loss));
 		n++;
 	}
 	for (k = 0; k < 2; k++) {
@@ -476,6 +492,10 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 		       below[k] ? "below minimum load " : "", rate[k],
 		       rate[k] * (mean + TGEN_L1_OVERHEAD) * 8 / 1e9);
 	}
+	if (short_trials)
+		printf("warning: in %u trial(s) tgen fell behind its schedule by more than the width "
+		       "(pacer_skipped; a busy host?)%s\n",
+		       short_trials, o->strict_rate ? "; they counted as failed" : "");
 	ret = 0;
 	if (o->json == NULL)
 		goto out_free;
@@ -488,8 +508,9 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	fprintf(f,
 		",\n \"params\": {\"min_rate_pps\": %.3f, \"max_rate_pps\": %.3f, "
 		"\"pdr_loss_ratio\": %g, \"width_ratio\": %g, \"trial_duration_s\": %g, "
-		"\"final_duration_s\": %g}",
-		min_pps, max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s);
+		"\"final_duration_s\": %g, \"strict_rate\": %s, \"trials_behind_schedule\": %u}",
+		min_pps, max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s,
+		o->strict_rate ? "true" : "false", short_trials);
 	json_crit(f, "ndr", rate[0], below[0], mean,
 		  below[0] ? NULL : crit_trial(tr, n, rate[0], 0));
 	json_crit(f, "pdr", rate[1], below[1], mean,
@@ -583,6 +604,7 @@ main(int argc, char **argv)
 	o.width = 0.005;
 	o.pdr_loss = 0.005;
 	o.link_timeout_s = 10;
+	o.warmup_s = 2;
 	o.max_trials = 60;
 	o.nb_desc = 1024;
 	o.nb_mbufs = 16384;
@@ -623,6 +645,9 @@ main(int argc, char **argv)
 	if (tgen_ports_resolve(&c, o.link_timeout_s) < 0)
 		goto out_ports;
 	tgen_streams_init(&c);
+	if (strcmp(o.mode, "link") != 0 && tgen_warmup(&c, o.warmup_s) < 0 && !tgen_quit)
+		printf("tgen: warm-up: no packet came back in %.1f s; measuring anyway\n",
+		       o.warmup_s);
 	if (strcmp(o.mode, "run") == 0)
 		ret = mode_run(&c, &o);
 	else if (strcmp(o.mode, "ndr") == 0)

@@ -13,6 +13,7 @@
 #define TGEN_L1_OVERHEAD 20 /* preamble + SFD + inter-frame gap, bytes */
 #define TGEN_SIG_MAGIC 0x7467u
 #define TGEN_NDIR 2
+#define TGEN_WARMUP_TAG 0xff /* trial tag of warm-up packets */
 
 /* ---- profiles and packets (pkt.c) ---- */
 enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX };
@@ -163,8 +164,10 @@ void tgen_search_init(struct tgen_search *s, double min_pps, double max_pps, dou
 		      double pdr_loss, double trial_s, double final_s, uint32_t max_trials);
 /* 1: run the trial in *step; 0: search done. */
 int tgen_search_next(struct tgen_search *s, struct tgen_search_step *step);
+/* fwd_pps: the rate the DUT forwarded of the offered schedule, rate_pps * (1 - loss) (not the
+ * measured rx rate, which is low when tgen itself fell behind) */
 void tgen_search_record(struct tgen_search *s, double rate_pps, double duration_s,
-			double loss_ratio, double rx_pps);
+			double loss_ratio, double fwd_pps);
 /* Result for criterion k (0 NDR, 1 PDR): rate, or 0 with *below true. */
 double tgen_search_result(const struct tgen_search *s, int k, bool *below);
 

@@ -19,7 +19,6 @@ struct trial_state {
 	double ns_per_tsc;
 	uint64_t tx_packets[TGEN_NDIR], tx_bytes, tx_refused;
 	uint64_t rx_bytes, late, other;
-	uint32_t next_seq[TGEN_NDIR];
 	struct tgen_pacer pacer[TGEN_NDIR];
 };
 
@@ -82,11 +81,16 @@ rx_poll(struct tgen_ctx *c, struct trial_state *t)
 	}
 }
 
+/* Packet k of a direction is the k-th slot of the pacer's schedule and carries the TSC of
+ * that slot: slots the pacer skipped (tgen descheduled) leave gaps in the sequence, so a DUT
+ * and the receive side see the schedule tgen meant to offer, not how the host ran tgen. */
 static void
 tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 {
+	struct tgen_pacer *pc = &t->pacer[d];
 	struct rte_mbuf *pkts[32];
-	uint32_t n = tgen_pacer_due(&t->pacer[d], now), i;
+	uint32_t n = tgen_pacer_due(pc, now), i;
+	uint64_t slot = pc->sent, tsc;
 	uint16_t sent, size;
 
 	if (n == 0)
@@ -94,11 +98,14 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 	if (rte_pktmbuf_alloc_bulk(c->tx_pool, pkts, n) != 0)
 		return; /* the pacer falls behind and says so */
 	for (i = 0; i < n; i++) {
-		uint32_t seq = t->next_seq[d]++;
+		uint32_t seq = (uint32_t)(slot + i);
 
+		tsc = pc->tsc_per_pkt > 0
+			      ? pc->start_tsc + (uint64_t)((double)(slot + i) * pc->tsc_per_pkt)
+			      : now;
 		size = tgen_profile_frame_size(&c->profile, seq);
 		tgen_pkt_build(rte_pktmbuf_mtod(pkts[i], uint8_t *), &c->stream[d], size, seq,
-			       t->tag, now);
+			       t->tag, tsc);
 		pkts[i]->data_len = pkts[i]->pkt_len = size - TGEN_FCS_LEN;
 		t->tx_bytes += size;
 	}
@@ -108,7 +115,7 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 		t->tx_refused += n - sent;
 	}
 	t->tx_packets[d] += n;
-	t->pacer[d].sent += n;
+	pc->sent += n;
 }
 
 static int
@@ -231,4 +238,44 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 	res->index = c->trial_index - 1;
 	res->phase = phase;
 	return tgen_quit ? -EINTR : 0;
+}
+
+/* Sends a packet every 10 ms until one comes back (the DUT forwards) or timeout_s passes,
+ * then lets the rest drain: the first trial then does not measure a DUT still starting up. */
+int
+tgen_warmup(struct tgen_ctx *c, double timeout_s)
+{
+	struct trial_state t;
+	uint64_t now = rte_rdtsc(), end = now + (uint64_t)(timeout_s * (double)c->tsc_hz);
+	uint64_t next = now, drain_end;
+	int d, ndir = c->profile.bidir ? 2 : 1, ret;
+
+	if (timeout_s <= 0)
+		return 0;
+	ret = seq_prepare(c, 1000, timeout_s + 1);
+	if (ret < 0)
+		return ret;
+	memset(&t, 0, sizeof(t));
+	t.tag = TGEN_WARMUP_TAG;
+	t.ns_per_tsc = 1e9 / (double)c->tsc_hz;
+	tgen_lat_reset(&c->lat);
+	for (; now < end && !tgen_quit; now = rte_rdtsc()) {
+		if (now >= next) {
+			for (d = 0; d < ndir; d++) {
+				tgen_pacer_init(&t.pacer[d], 0, c->tsc_hz, now);
+				t.pacer[d].burst = 1;
+				tx_dir(c, &t, d, now);
+			}
+			next = now + c->tsc_hz / 100;
+		}
+		rx_poll(c, &t);
+		if (c->seq[0].unique + c->seq[1].unique > 0)
+			break;
+	}
+	if (c->seq[0].unique + c->seq[1].unique == 0)
+		return -ETIMEDOUT;
+	drain_end = rte_rdtsc() + c->tsc_hz / 10;
+	while (rte_rdtsc() < drain_end && !tgen_quit)
+		rx_poll(c, &t);
+	return 0;
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Shared helpers of tgen's integration tests (sourced). Every test gets its own folder,
+# sockets and --file-prefix, and a trap that stops what it started.
+# shellcheck disable=SC2034 # variables are used by the sourcing tests
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=${TOP:-$(cd "$here/../.." && pwd)}
+TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
+CAPDUT=${CAPDUT:-$TOP/build/tgen/tests/capdut}
+VFWD=${VFWD:-$TOP/build/vfwd/default/bin/vfwd}
+tmp=$(mktemp -d /tmp/tgen-test.XXXXXX)
+id=$(basename "$tmp")
+dut_pid=""
+ntap=0
+nfail=0
+
+cleanup() {
+	if [ -n "$dut_pid" ] && kill -0 "$dut_pid" 2>/dev/null; then
+		kill "$dut_pid" 2>/dev/null || true
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$dut_pid" 2>/dev/null || break
+			sleep 0.3
+		done
+		kill -9 "$dut_pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp" "/var/run/dpdk/dut-$id" "/var/run/dpdk/tg-$id"
+}
+trap cleanup EXIT
+
+ok() { # condition-status name
+	ntap=$((ntap + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $ntap - $2"
+	else
+		echo "not ok $ntap - $2"
+		nfail=$((nfail + 1))
+	fi
+}
+
+check() { # name command...
+	local name=$1
+	shift
+	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
+}
+
+finish() {
+	echo "1..$ntap"
+	[ "$nfail" -eq 0 ]
+}
+
+need() { # file: skip the whole test when a binary is missing
+	if [ ! -x "$1" ]; then
+		echo "1..0 # SKIP $1 not built"
+		exit 77
+	fi
+}
+
+DUT_EAL=(--no-huge -m 512 --no-pci --file-prefix "dut-$id" --log-level=5
+	--vdev "net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=1024"
+	--vdev "net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=1024")
+TG_EAL=(-l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5
+	--vdev "net_vhost0,iface=$tmp/port0.sock,client=1"
+	--vdev "net_vhost1,iface=$tmp/port1.sock,client=1")
+
+start_testpmd() { # extra testpmd args
+	setsid dpdk-testpmd -l 0,1 "${DUT_EAL[@]}" -- --total-num-mbufs=16384 \
+		--forward-mode=io --stats-period 1 "$@" >"$tmp/dut.log" 2>&1 </dev/null &
+	dut_pid=$!
+}
+
+start_capdut() { # capdut args
+	setsid "$CAPDUT" -l 1 "${DUT_EAL[@]}" -- "$@" >"$tmp/dut.log" 2>&1 </dev/null &
+	dut_pid=$!
+}
+
+stop_dut() {
+	kill "$dut_pid" 2>/dev/null || true
+	wait "$dut_pid" 2>/dev/null || true
+	dut_pid=""
+}
+
+tgen() { # tgen mode args... ; output in $tmp/tgen.out
+	"$TGEN" "${TG_EAL[@]}" -- "$@" >"$tmp/tgen.out" 2>&1
+}
+
+jq_num() { # file filter
+	jq -r "$2" "$1"
+}
+
+jqe() { # jq -e, quietly
+	jq -e "$@" >/dev/null
+}
+
+show() { # file: print as TAP comments
+	sed 's/^/# /' "$1"
+}
