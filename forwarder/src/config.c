@@ -19,6 +19,8 @@ struct lexer {
 	bool quoted;
 	char *err;
 	size_t errlen;
+	int open_line;		/* line of the innermost '{' */
+	int cpu_line;		/* line of the cpu settings, for cross-checks */
 };
 
 static int
@@ -136,6 +138,7 @@ expect_open(struct lexer *lx, const char *what)
 		return rc;
 	if (rc == 0 || !tok_is(lx, "{"))
 		return lex_error(lx, rc ? lx->tok_line : line, "expected '{' after '%s'", what);
+	lx->open_line = lx->tok_line;
 	return 0;
 }
 
@@ -199,7 +202,7 @@ parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -209,6 +212,7 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 	int rc;
 
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		lx->cpu_line = lx->tok_line;
 		if (tok_is(lx, "main-core")) {
 			rc = lex_uint(lx, "main-core", 0, RTE_MAX_LCORE - 1, &v);
 			conf->main_core = (int)v;
@@ -220,7 +224,7 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -254,6 +258,7 @@ parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 		lx->line = save_line;
 		return rc < 0 ? rc : 0;
 	}
+	lx->open_line = lx->tok_line;
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
 		if (tok_is(lx, "name")) {
 			rc = lex_value(lx, "name", pc->name, sizeof(pc->name));
@@ -273,7 +278,7 @@ parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 			return rc;
 	}
 	if (rc == 0)
-		return lex_error(lx, lx->line, "missing '}'");
+		return lex_error(lx, lx->open_line, "missing '}' for this '{'");
 	for (unsigned i = 0; rc >= 0 && i + 1 < conf->n_ports; i++)
 		if (strcmp(conf->ports[i].name, pc->name) == 0)
 			return lex_error(lx, line, "duplicate interface name '%s'", pc->name);
@@ -283,7 +288,7 @@ parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 static int
 parse_dpdk(struct lexer *lx, struct vfwd_conf *conf)
 {
-	int rc;
+	int rc, open = lx->open_line;
 
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
 		if (tok_is(lx, "eal-args"))
@@ -296,10 +301,11 @@ parse_dpdk(struct lexer *lx, struct vfwd_conf *conf)
 			rc = parse_port(lx, conf, true);
 		else
 			return lex_error(lx, lx->tok_line, "unknown dpdk option '%s'", lx->tok);
+		lx->open_line = open;
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -328,7 +334,7 @@ parse_plugin(struct lexer *lx, struct vfwd_conf *conf)
 					 "not '%s'", lx->tok);
 	}
 	if (rc == 0)
-		return lex_error(lx, lx->line, "missing '}'");
+		return lex_error(lx, lx->open_line, "missing '}' for this '{'");
 	conf->n_plugins++;
 	return rc < 0 ? rc : 0;
 }
@@ -336,7 +342,7 @@ parse_plugin(struct lexer *lx, struct vfwd_conf *conf)
 static int
 parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
 {
-	int rc;
+	int rc, open = lx->open_line;
 
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
 		if (tok_is(lx, "path"))
@@ -345,10 +351,11 @@ parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
 			rc = parse_plugin(lx, conf);
 		else
 			return lex_error(lx, lx->tok_line, "unknown plugins option '%s'", lx->tok);
+		lx->open_line = open;
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->line, "missing '}'") : 0);
+	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 void
@@ -397,7 +404,7 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 		return rc;
 	for (unsigned i = 0; i < conf->n_workers; i++)
 		if ((int)conf->workers[i] == conf->main_core)
-			return lex_error(&lx, lx.line, "worker core %u is also the main core",
+			return lex_error(&lx, lx.cpu_line, "worker core %u is also the main core",
 					 conf->workers[i]);
 	return 0;
 }

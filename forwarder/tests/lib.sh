@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Shared helpers for the forwarder's shell tests (sourced).
+# shellcheck disable=SC2034
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=${TOP:-$(cd "$here/../.." && pwd)}
+build=${VFWD_BUILD:-$top/build/vfwd/default}
+testbin=${VFWD_TESTBIN:-$top/build/vfwd-tests}
+vfwd=$build/bin/vfwd
+vfwdctl=$build/bin/vfwdctl
+n_tap=0
+failed=0
+
+tap() { # ok|fail name
+	n_tap=$((n_tap + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n_tap - $2"
+	else
+		echo "not ok $n_tap - $2"
+		failed=1
+	fi
+}
+
+# wait_for CMD... : retry for up to 20 s
+wait_for() {
+	local i
+	for i in $(seq 1 100); do
+		if "$@" >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 0.2
+	done
+	return 1
+}
+
+# kill_wait PID: stop a process we started and reap it
+kill_wait() {
+	local pid=$1 i
+	kill "$pid" 2>/dev/null || return 0
+	for i in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Integration: a pcap of mixed traffic enters port0 (net_pcap) and port1
+# (net_pcap) must emit exactly the expected packets, byte for byte; every
+# dropped packet is counted under its reason. Run twice: plain, and with the
+# example feature on port0 (ICMP disappears and is counted).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	if [ -n "$pid" ]; then kill_wait "$pid"; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
+err_count() { # node reason
+	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
+		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
+}
+rx_packets() {
+	"$vfwdctl" -s "$tmp/cli.sock" show interfaces | awk '$1 == "port0" { print $NF; exit }'
+}
+
+run() { # name [--example]
+	local name=$1 example=${2:-} want got mac
+	rm -f "$tmp"/out*.pcap "$tmp/expect1.pcap"
+	cat >"$tmp/setup.cli" <<CLI
+set interface ip address port0 10.0.0.1/24
+set interface ip address port1 10.0.1.1/24
+set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+ip route add 48.0.0.0/8 via 10.0.1.2 port1
+CLI
+	if [ -n "$example" ]; then
+		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
+	fi
+	python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00 $example
+	cat >"$tmp/startup.conf" <<CONF
+unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
+cpu { main-core 0  corelist-workers 1 }
+dpdk {
+	eal-args "--no-huge -m 256 --file-prefix vfwd-pcap-$$ --log-level=*:warning"
+	num-mbufs 4096
+	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
+	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
+}
+plugins { path $build/plugins }
+CONF
+	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$name.log" 2>&1 &
+	pid=$!
+	want=$(count in)
+	if ! wait_for test -S "$tmp/cli.sock" || ! wait_for test "$(rx_packets)" = "$want"; then
+		echo "# vfwd did not take in $want packets; log:"
+		sed 's/^/# /' "$tmp/vfwd-$name.log"
+		tap fail "${name}_vfwd_received_the_pcap"
+		return
+	fi
+	sleep 0.5
+	mac=$("$vfwdctl" -s "$tmp/cli.sock" show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
+	python3 "$here/pcaptool.py" gen "$tmp" "$mac" $example
+	"$vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$name.txt"
+	sed 's/^/# /' "$tmp/errors-$name.txt"
+	check_counts "$name" "$example"
+	kill_wait "$pid"
+	pid=""
+	if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+		tap ok "${name}_port1_emits_exactly_the_expected_packets"
+	else
+		tap fail "${name}_port1_emits_exactly_the_expected_packets"
+	fi
+	got=$(python3 "$here/pcaptool.py" count "$tmp/out0.pcap")
+	if [ "$got" = "$(count arp)" ] && tcpdump -nr "$tmp/out0.pcap" 2>/dev/null |
+		grep -q "Reply 10.0.0.1 is-at"; then
+		tap ok "${name}_arp_requests_are_answered_on_port0"
+	else
+		tap fail "${name}_arp_requests_are_answered_on_port0 (got $got replies)"
+	fi
+}
+
+check_counts() { # name example
+	local name=$1 ok=ok icmp
+	[ "$(err_count ip4-input 'ip4 ttl <= 1')" = "$(count ttl)" ] || ok=fail
+	[ "$(err_count ip4-input 'ip4 bad checksum')" = "$(count cksum)" ] || ok=fail
+	[ "$(err_count ip4-input 'ip4 bad header length')" = "$(count ihl)" ] || ok=fail
+	[ "$(err_count ip4-input 'ip4 length > l2 length')" = "$(count length)" ] || ok=fail
+	[ "$(err_count ip4-input 'ip4 truncated header')" = "$(count short)" ] || ok=fail
+	[ "$(err_count ethernet-input 'unknown ethertype')" = "$(count ethertype)" ] || ok=fail
+	[ "$(err_count ip4-lookup 'no route')" = "$(count noroute)" ] || ok=fail
+	tap "$ok" "${name}_each_drop_is_counted_under_its_reason"
+	icmp=$(err_count example 'icmp packets dropped')
+	if [ -n "$2" ]; then
+		[ "$icmp" = "$(count icmp)" ] && ok=ok || ok=fail
+		tap "$ok" "${name}_example_feature_counts_dropped_icmp"
+	else
+		[ -z "$icmp" ] && ok=ok || ok=fail
+		tap "$ok" "${name}_without_the_feature_no_icmp_is_dropped"
+	fi
+}
+
+run plain
+run example --example
+echo "1..$n_tap"
+exit "$failed"

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Test helper (stdlib only): writes the mixed-traffic input pcap, the packets
+vfwd must send out of each port, and compares pcaps packet by packet.
+
+  pcaptool.py gen DIR PORT1_MAC [--example]   writes DIR/in.pcap, DIR/expect1.pcap,
+                                              DIR/expect0.pcap, DIR/counts.txt
+  pcaptool.py cmp A.pcap B.pcap               exit 0 when the packet bytes are equal
+"""
+import struct
+import sys
+
+PORT0_IP = bytes([10, 0, 0, 1])
+NBR1_MAC = bytes.fromhex("020000000102")
+SRC_MAC = bytes.fromhex("020000000002")
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def ip4(src, dst, proto, payload, ttl=64, ident=1, ihl=5):
+    opts = b"\x01" * ((ihl - 5) * 4)
+    h = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, ihl * 4 + len(payload), ident, 0, ttl,
+                    proto, 0, bytes(src), bytes(dst)) + opts
+    h = h[:10] + struct.pack("!H", csum(h)) + h[12:]
+    return h + payload
+
+
+def udp(sport, dport, size):
+    return struct.pack("!HHHH", sport, dport, 8 + size, 0) + bytes((i & 0xFF) for i in range(size))
+
+
+def icmp_echo(ident, seq):
+    body = struct.pack("!BBHHH", 8, 0, 0, ident, seq) + b"vfwd-test-icmp!!"
+    return body[:2] + struct.pack("!H", csum(body)) + body[4:]
+
+
+def eth(dst, src, etype, payload):
+    frame = dst + src + struct.pack("!H", etype) + payload
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
+def routed(frame, port1_mac):
+    """What ip4-rewrite makes of a frame: new MACs, TTL-1, checksum recomputed."""
+    ip = bytearray(frame[14:])
+    ihl = (ip[0] & 15) * 4
+    ip[8] -= 1
+    ip[10:12] = b"\0\0"
+    ip[10:12] = struct.pack("!H", csum(bytes(ip[:ihl])))
+    return NBR1_MAC + port1_mac + frame[12:14] + bytes(ip)
+
+
+def arp(op, sha, sip, tha, tip):
+    return struct.pack("!HHBBH6s4s6s4s", 1, 0x0800, 6, 4, op, sha, bytes(sip), tha, bytes(tip))
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, p in enumerate(frames):
+            f.write(struct.pack("<IIII", 1700000000 + i, 0, len(p), len(p)) + p)
+
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    off, out = 24, []
+    while off + 16 <= len(data):
+        _, _, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+
+def gen(d, port1_mac, example):
+    port0_mac = bytes.fromhex("027063617000")  # unused by vfwd (promiscuous)
+    frames, out1, out0 = [], [], []
+    counts = {"ttl": 0, "cksum": 0, "ethertype": 0, "noroute": 0, "icmp": 0, "short": 0,
+              "ihl": 0, "length": 0}
+    for i in range(600):
+        kind = i % 20
+        src = [16, 0, i // 256 % 256, i % 256]
+        dst = [48, 0, 0, 1 + i % 200]
+        if kind == 3:
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 1, icmp_echo(7, i)))
+            counts["icmp"] += 1
+            if not example:
+                out1.append(routed(f, port1_mac))
+        elif kind == 5:
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1025, 12, 18), ttl=1))
+            counts["ttl"] += 1
+        elif kind == 7:
+            f = bytearray(eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1025, 12, 18))))
+            f[24] ^= 0x5A
+            f = bytes(f)
+            counts["cksum"] += 1
+        elif kind == 9:
+            f = eth(port0_mac, SRC_MAC, 0x86DD, bytes(40))
+            counts["ethertype"] += 1
+        elif kind == 11:
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, [99, 1, 2, 3], 17, udp(1, 2, 18)))
+            counts["noroute"] += 1
+        elif kind == 13:
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1, 2, 18)))[:30]
+            counts["short"] += 1
+        elif kind == 15:
+            f = bytearray(eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1, 2, 18))))
+            f[14] = 0x44
+            f = bytes(f)
+            counts["ihl"] += 1
+        elif kind == 17:
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1, 2, 18)))
+            f = f[:16] + struct.pack("!H", 1400) + f[18:]
+            counts["length"] += 1
+        elif kind == 19 and i < 100:
+            f = eth(b"\xff" * 6, SRC_MAC, 0x0806,
+                    arp(1, SRC_MAC, [10, 0, 0, 2], bytes(6), PORT0_IP))
+            # the reply comes back out of port0; its MACs are checked by the caller
+            out0.append(f)
+        else:
+            size = [18, 82, 210, 466, 978, 1454][i % 6]
+            opts = 5 if i % 7 else 6
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1025, 12, size), ident=i,
+                                                     ihl=opts))
+            out1.append(routed(f, port1_mac))
+        frames.append(f)
+    import os
+    if not os.path.exists(d + "/in.pcap"):
+        write_pcap(d + "/in.pcap", frames)
+    write_pcap(d + "/expect1.pcap", out1)
+    write_pcap(d + "/empty.pcap", [])
+    with open(d + "/counts.txt", "w") as f:
+        f.write("in %d\nout1 %d\narp %d\n" % (len(frames), len(out1), len(out0)))
+        for k, v in counts.items():
+            f.write("%s %d\n" % (k, v))
+
+
+def cmp(a, b):
+    pa, pb = read_pcap(a), read_pcap(b)
+    if len(pa) != len(pb):
+        print("# %s has %d packets, %s has %d" % (a, len(pa), b, len(pb)))
+        return 1
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x != y:
+            print("# packet %d differs:\n#  got  %s\n#  want %s" % (i, x.hex(), y.hex()))
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gen":
+        gen(sys.argv[2], bytes.fromhex(sys.argv[3].replace(":", "")), "--example" in sys.argv)
+    elif sys.argv[1] == "cmp":
+        sys.exit(cmp(sys.argv[2], sys.argv[3]))
+    elif sys.argv[1] == "count":
+        print(len(read_pcap(sys.argv[2])))
