@@ -12,8 +12,8 @@
 const char *
 fig_name(enum fig_kind k)
 {
-	static const char *const names[] = {"NDR (pps)", "PDR (pps)", "clocks/packet",
-					    "vectors/call"};
+	static const char *const names[] = {"NDR (pps)", "PDR (pps)", "rx rate (pps)",
+					    "clocks/packet", "vectors/call"};
 
 	return names[k];
 }
@@ -21,7 +21,7 @@ fig_name(enum fig_kind k)
 static const char *
 fig_key(enum fig_kind k)
 {
-	static const char *const keys[] = {"ndr_pps", "pdr_pps", "clocks_per_packet",
+	static const char *const keys[] = {"ndr_pps", "pdr_pps", "rx_pps", "clocks_per_packet",
 					   "vectors_per_call"};
 
 	return keys[k];
@@ -31,7 +31,7 @@ fig_key(enum fig_kind k)
 static int
 fig_higher_is_better(enum fig_kind k)
 {
-	return k == FIG_NDR || k == FIG_PDR ? 1 : k == FIG_CPP ? 0 : -1;
+	return FIG_IS_RATE(k) ? 1 : k == FIG_CPP ? 0 : -1;
 }
 
 static int
@@ -150,6 +150,18 @@ rt_seen_before(const struct rt_dump *d, size_t t, size_t i)
 	return 0;
 }
 
+/* A rate figure exists only once some run has it (NDR runs, or fixed-rate runs). */
+static int
+rate_add(struct cmp *c, size_t profile, enum fig_kind kind, int g, double v)
+{
+	struct cmp_fig *f;
+
+	if (isnan(v))
+		return 0;
+	f = fig_get(c, profile, kind, "");
+	return f == NULL ? -ENOMEM : samples_add(&f->g[g], v);
+}
+
 static int
 cmp_add_run(struct cmp *c, const struct run *r, const struct cmp_opts *o)
 {
@@ -159,11 +171,9 @@ cmp_add_run(struct cmp *c, const struct run *r, const struct cmp_opts *o)
 
 	if (p < 0)
 		return (int)p;
-	f = fig_get(c, (size_t)p, FIG_NDR, "");
-	if (f == NULL || samples_add(&f->g[g], r->ndr_pps) != 0)
-		return -ENOMEM;
-	f = fig_get(c, (size_t)p, FIG_PDR, "");
-	if (f == NULL || samples_add(&f->g[g], r->pdr_pps) != 0)
+	if (rate_add(c, (size_t)p, FIG_NDR, g, r->ndr_pps) != 0 ||
+	    rate_add(c, (size_t)p, FIG_PDR, g, r->pdr_pps) != 0 ||
+	    rate_add(c, (size_t)p, FIG_RX, g, r->rx_pps) != 0)
 		return -ENOMEM;
 	for (size_t t = 0; t < r->rt.n; t++) {
 		const struct rt_thread *th = &r->rt.threads[t];
@@ -197,8 +207,8 @@ cmp_fig_order(const void *a, const void *b)
 
 	if (x->profile != y->profile)
 		return x->profile < y->profile ? -1 : 1;
-	if ((x->kind <= FIG_PDR) != (y->kind <= FIG_PDR))
-		return x->kind <= FIG_PDR ? -1 : 1;
+	if (FIG_IS_RATE(x->kind) != FIG_IS_RATE(y->kind))
+		return FIG_IS_RATE(x->kind) ? -1 : 1;
 	c = strcmp(x->node, y->node);
 	return c != 0 ? c : (int)x->kind - (int)y->kind;
 }
@@ -249,11 +259,11 @@ fmt_value(char *buf, size_t len, enum fig_kind k, double v, double ref)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
-	else if ((k == FIG_NDR || k == FIG_PDR) && ref >= 1e6)
+	else if (FIG_IS_RATE(k) && ref >= 1e6)
 		snprintf(buf, len, "%.3f M", v / 1e6);
-	else if ((k == FIG_NDR || k == FIG_PDR) && ref >= 1e3)
+	else if (FIG_IS_RATE(k) && ref >= 1e3)
 		snprintf(buf, len, "%.1f k", v / 1e3);
-	else if (k == FIG_NDR || k == FIG_PDR)
+	else if (FIG_IS_RATE(k))
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
@@ -361,8 +371,10 @@ cmp_geomean(const struct cmp *c, size_t group, enum fig_kind kind, size_t *nprof
 static void
 cmp_print_geomeans(const struct cmp *c, FILE *f, int html)
 {
+	static const char *const short_names[] = { "NDR", "PDR", "rx rate" };
+
 	for (size_t g = 0; g < c->ngroups; g++) {
-		for (enum fig_kind k = FIG_NDR; k <= FIG_PDR; k++) {
+		for (enum fig_kind k = FIG_NDR; k <= FIG_RX; k++) {
 			size_t n;
 			double gm;
 			char buf[32];
@@ -370,11 +382,13 @@ cmp_print_geomeans(const struct cmp *c, FILE *f, int html)
 			if (g == c->base)
 				continue;
 			gm = cmp_geomean(c, g, k, &n);
+			if (n == 0)
+				continue;
 			fmt_pct(buf, sizeof(buf), gm - 1, 1);
 			fprintf(f,
-				"%sGeometric mean of the %.3s change, %s vs %s, over %zu "
+				"%sGeometric mean of the %s change, %s vs %s, over %zu "
 				"profile%s: %s (ratio %.4f)%s\n",
-				html ? "<li>" : "- ", fig_name(k), c->groups[g], c->groups[c->base],
+				html ? "<li>" : "- ", short_names[k], c->groups[g], c->groups[c->base],
 				n, n == 1 ? "" : "s", buf, gm, html ? "</li>" : "");
 		}
 	}
@@ -497,6 +511,8 @@ cmp_print_json(const struct cmp *c, FILE *f)
 		json_put_num(f, cmp_geomean(c, g, FIG_NDR, NULL));
 		fputs(", \"pdr_ratio\": ", f);
 		json_put_num(f, cmp_geomean(c, g, FIG_PDR, NULL));
+		fputs(", \"rx_ratio\": ", f);
+		json_put_num(f, cmp_geomean(c, g, FIG_RX, NULL));
 		fputs("}", f);
 	}
 	fputs("}}\n", f);

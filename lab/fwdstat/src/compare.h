@@ -11,7 +11,9 @@
 
 #define CMP_MAX_GROUPS 8
 
-enum fig_kind { FIG_NDR, FIG_PDR, FIG_CPP, FIG_VPC };
+/* Rates first (FIG_RX: received rate of a fixed-rate `run`), then the node figures. */
+enum fig_kind { FIG_NDR, FIG_PDR, FIG_RX, FIG_CPP, FIG_VPC };
+#define FIG_IS_RATE(k) ((k) <= FIG_RX)
 
 struct samples {
 	double *v;

@@ -104,8 +104,8 @@ run_read_tgen(struct run *r, char *err, size_t errlen)
 	r->has_tgen = 1;
 	r->ndr_pps = json_num(j, "ndr.rate_pps", NAN);
 	r->pdr_pps = json_num(j, "pdr.rate_pps", NAN);
-	if (isnan(r->ndr_pps) && strcmp(json_str(j, "mode", ""), "run") == 0)
-		r->ndr_pps = json_num(j, "trial.rx_pps", NAN);
+	if (strcmp(json_str(j, "mode", ""), "run") == 0)
+		r->rx_pps = json_num(j, "trial.rx_pps", NAN);
 	r->link_bps = json_num(j, "link_bps", NAN);
 	if (isnan(r->frame_size))
 		r->frame_size = json_num(j, "profile.frame_size", NAN);
@@ -156,7 +156,7 @@ runs_add(struct runset *rs, const char *dir, int flags, char *err, size_t errlen
 		return -ENOMEM;
 	r = &rs->v[rs->n];
 	memset(r, 0, sizeof(*r));
-	r->ndr_pps = r->pdr_pps = r->link_bps = r->frame_size = NAN;
+	r->ndr_pps = r->pdr_pps = r->rx_pps = r->link_bps = r->frame_size = NAN;
 	r->dir = strdup(dir);
 	if (r->dir == NULL)
 		return -ENOMEM;

@@ -16,6 +16,7 @@ struct run {
 	int repeat, has_meta, has_tgen, has_rt;
 	double frame_size, flows, link_bps;
 	double ndr_pps, pdr_pps; /* NaN when tgen.json lacks them */
+	double rx_pps;		 /* mode "run": the trial's received rate, else NaN */
 	char started_at[32];
 	struct rt_dump rt;
 };

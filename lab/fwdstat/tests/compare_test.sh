@@ -44,8 +44,20 @@ check "main_thread_nodes_are_left_out" test -z "$(node unix-epoll-input clocks_p
 gm=$(q '.geomean.B.ndr_ratio')
 check "geomean_of_ndr_ratios_over_profiles" awk -v g="$gm" 'BEGIN { exit !(g > 1.094 && g < 1.097) }'
 check "markdown_has_the_verdict_row" grep -Eq '^\| udp/1500B +\| NDR \(pps\) +\| +1\.000 M \| +0\.980 M\.\.1\.020 M \(4\.0 %\) .*\+20\.0 % \| faster' "$tmp/out.md"
+check "markdown_node_row_reads_clocks_per_packet" grep -Eq '^\| udp/1500B +\| example +\| clocks/packet +\| +12\.00 \|.*\| slower +\|$' "$tmp/out.md"
+check "markdown_node_row_reads_vectors_per_call" grep -Eq '^\| udp/1500B +\| port0-rx +\| vectors/call +\| +125\.00 \|' "$tmp/out.md"
 check "markdown_states_the_geomean" grep -q 'Geometric mean of the NDR change, B vs A, over 2 profiles: +9.6 %' "$tmp/out.md"
 "$FWDSTAT" compare "$c" --base B --node example --json >"$tmp/b.json" 2>/dev/null
 check "base_B_flips_the_verdict" test "$(jq -r '.figures[] | select(.profile=="udp/1500B" and .figure=="ndr_pps") | .vs_base.A.verdict' "$tmp/b.json")" = slower
 check "node_filter_keeps_only_that_node" test "$(jq -r '[.figures[] | .node | select(. != null)] | unique | join(",")' "$tmp/b.json")" = example
+# Fixed-rate runs (tgen mode "run") give a received rate, never an NDR.
+r=$tmp/20260101T020000Z-host-run
+for spec in "001 A 5000" "002 B 4000" "003 A 5000" "004 B 4000"; do
+	read -r n g rx <<<"$spec"
+	make_run "$r" "$n" "$g" udp 1500 0 0 vfwd complete
+	printf '{"tool": "tgen", "mode": "run", "link_bps": 10000000000, "profile": {"name": "udp", "frame_size": 1500},\n "trial": {"rx_pps": %s, "tx_pps": 5000}}\n' "$rx" >"$r/$n/tgen.json"
+done
+check "run_mode_compare" quiet_to "$tmp/run.json" "$FWDSTAT" compare "$r" --json
+check "run_mode_gives_rx_rate_not_ndr" test "$(jq -r '[.figures[].figure] | unique | join(",")' "$tmp/run.json")" = rx_pps
+check "run_mode_rx_drop_is_slower" test "$(jq -r '.figures[0].vs_base.B.verdict' "$tmp/run.json")" = slower
 tap_done
