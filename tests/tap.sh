@@ -37,3 +37,5 @@ stage() {
 runtime_vectors() {
 	awk -v n="$2" '$1 == n && NF >= 7 { s += $(NF - 3) } END { print s + 0 }' "$1"
 }
+# quiet CMD...: CMD with its stdout thrown away (for stage, whose own lines must show).
+quiet() { "$@" >/dev/null; }

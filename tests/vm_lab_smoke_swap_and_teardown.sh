@@ -55,7 +55,7 @@ check "bidir: tgen received packets" \
 
 label=swap-$(date +%s)
 stage "build a second vfwd (debug variant, label $label)" \
-	make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" >/dev/null || true
+	quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || true
 stage "make swap" make -s -C "$top" swap DUT_BUILD="$tmp/b/build/vfwd/debug" || true
 check "show version names the swapped build" \
 	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
