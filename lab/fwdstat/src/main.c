@@ -160,12 +160,89 @@ runtime_rows(struct table *t, const char *file, const struct rt_dump *d, const c
 }
 
 static int
+runtime_table_init(struct table *t)
+{
+	static const char *const head[] = {"file",     "thread", "calls",	  "vectors",
+					   "suspends", "clocks", "clocks/packet", "vectors/call"};
+
+	if (table_init(t, 8) != 0)
+		return -ENOMEM;
+	for (size_t c = 0; c < 8; c++)
+		table_head(t, c, c < 2 ? 'l' : 'r', "%s", head[c]);
+	return 0;
+}
+
+/* The row that sums the selected threads of one file. */
+static void
+runtime_total_row(struct table *t, const char *file, int sel, const struct rt_figure *f)
+{
+	long r = table_row(t);
+
+	if (r < 0)
+		return;
+	table_set(t, (size_t)r, 0, "%s", file);
+	if (sel == RT_WORKERS)
+		table_set(t, (size_t)r, 1, "workers (%d)", f->found);
+	else if (sel == RT_ALL)
+		table_set(t, (size_t)r, 1, "all (%d)", f->found);
+	else
+		table_set(t, (size_t)r, 1, "thread %d", sel);
+	table_set(t, (size_t)r, 2, "%.0f", f->calls);
+	table_set(t, (size_t)r, 3, "%.0f", f->vectors);
+	table_set(t, (size_t)r, 4, "%.0f", f->suspends);
+	table_set(t, (size_t)r, 5, "%.0f", f->clocks);
+	table_set(t, (size_t)r, 6, "**%.2f**", f->clocks_per_packet);
+	table_set(t, (size_t)r, 7, "%.2f", f->vectors_per_call);
+}
+
+static void
+runtime_json_file(const char *file, const struct rt_figure *f, int first)
+{
+	printf("%s  {\"file\": ", first ? "" : ",\n");
+	json_put_str(stdout, file);
+	printf(", \"threads\": %d, \"clocks\": ", f->found);
+	json_put_num(stdout, f->clocks);
+	printf(", \"vectors\": ");
+	json_put_num(stdout, f->vectors);
+	printf(", \"calls\": ");
+	json_put_num(stdout, f->calls);
+	printf(", \"clocks_per_packet\": ");
+	json_put_num(stdout, f->clocks_per_packet);
+	printf(", \"vectors_per_call\": ");
+	json_put_num(stdout, f->vectors_per_call);
+	printf("}");
+}
+
+static void
+runtime_summary(const char *node, const struct summary *s, int json, const struct table *t)
+{
+	if (!json) {
+		table_md(t, stdout);
+		printf("\n%s: median clocks/packet over %zu file%s: %.2f (min %.2f, max %.2f, "
+		       "spread %.1f %%)\n",
+		       node, s->n, s->n == 1 ? "" : "s", s->median, s->min, s->max,
+		       s->rel_spread * 100);
+		return;
+	}
+	printf("\n], \"median_clocks_per_packet\": ");
+	json_put_num(stdout, s->median);
+	printf(", \"min\": ");
+	json_put_num(stdout, s->min);
+	printf(", \"max\": ");
+	json_put_num(stdout, s->max);
+	printf(", \"rel_spread\": ");
+	json_put_num(stdout, s->rel_spread);
+	printf("}\n");
+}
+
+static int
 cmd_runtime(int argc, char **argv)
 {
 	struct opts o;
 	struct table t;
-	double *cpp;
-	int sel, nfiles, ret = 0;
+	struct summary s;
+	double *cpp = NULL;
+	int sel, nfiles, ret = 0, first = 1;
 	char err[512];
 
 	if (parse_opts(argc, argv, &o) != 0 || o.nnodes != 1 || optind >= argc ||
@@ -177,16 +254,10 @@ cmd_runtime(int argc, char **argv)
 	}
 	nfiles = argc - optind;
 	cpp = calloc((size_t)nfiles, sizeof(*cpp));
-	if (cpp == NULL || table_init(&t, 8) != 0)
+	if (cpp == NULL || runtime_table_init(&t) != 0) {
+		free(cpp);
 		return EXIT_INPUT;
-	table_head(&t, 0, 'l', "file");
-	table_head(&t, 1, 'l', "thread");
-	table_head(&t, 2, 'r', "calls");
-	table_head(&t, 3, 'r', "vectors");
-	table_head(&t, 4, 'r', "suspends");
-	table_head(&t, 5, 'r', "clocks");
-	table_head(&t, 6, 'r', "clocks/packet");
-	table_head(&t, 7, 'r', "vectors/call");
+	}
 	if (o.json) {
 		printf("{\"node\": ");
 		json_put_str(stdout, o.nodes[0]);
@@ -196,7 +267,6 @@ cmd_runtime(int argc, char **argv)
 		const char *file = argv[optind + i];
 		struct rt_dump d;
 		struct rt_figure f;
-		long r;
 
 		cpp[i] = NAN;
 		if (rt_load(file, &d, err, sizeof(err)) != 0) {
@@ -205,65 +275,22 @@ cmd_runtime(int argc, char **argv)
 			continue;
 		}
 		f = rt_node_figure(&d, o.nodes[0], sel);
+		cpp[i] = f.clocks_per_packet;
 		if (f.found == 0)
 			warnx_("%s: node %s not found in the selected threads", file, o.nodes[0]);
-		cpp[i] = f.clocks_per_packet;
-		if (sel == RT_WORKERS || sel == RT_ALL)
+		if (f.found != 0 && (sel == RT_WORKERS || sel == RT_ALL))
 			runtime_rows(&t, file, &d, o.nodes[0]);
-		if (f.found != 0 && (r = table_row(&t)) >= 0) {
-			table_set(&t, (size_t)r, 0, "%s", file);
-			table_set(&t, (size_t)r, 1,
-				  sel == RT_WORKERS ? "workers (%d)"
-				  : sel == RT_ALL   ? "all (%d)"
-						    : "selected (%d)",
-				  f.found);
-			table_set(&t, (size_t)r, 2, "%.0f", f.calls);
-			table_set(&t, (size_t)r, 3, "%.0f", f.vectors);
-			table_set(&t, (size_t)r, 4, "%.0f", f.suspends);
-			table_set(&t, (size_t)r, 5, "%.0f", f.clocks);
-			table_set(&t, (size_t)r, 6, "**%.2f**", f.clocks_per_packet);
-			table_set(&t, (size_t)r, 7, "%.2f", f.vectors_per_call);
-		}
-		if (o.json) {
-			printf("  {\"file\": ");
-			json_put_str(stdout, file);
-			printf(", \"threads\": %d, \"clocks\": ", f.found);
-			json_put_num(stdout, f.clocks);
-			printf(", \"vectors\": ");
-			json_put_num(stdout, f.vectors);
-			printf(", \"calls\": ");
-			json_put_num(stdout, f.calls);
-			printf(", \"clocks_per_packet\": ");
-			json_put_num(stdout, f.clocks_per_packet);
-			printf(", \"vectors_per_call\": ");
-			json_put_num(stdout, f.vectors_per_call);
-			printf("}%s\n", i + 1 < nfiles ? "," : "");
-		}
+		if (f.found != 0)
+			runtime_total_row(&t, file, sel, &f);
+		if (o.json)
+			runtime_json_file(file, &f, first);
+		first = 0;
 		rt_free(&d);
 	}
-	{
-		struct summary s = stats_summarize(cpp, (size_t)nfiles);
-
-		if (o.json) {
-			printf("], \"median_clocks_per_packet\": ");
-			json_put_num(stdout, s.median);
-			printf(", \"min\": ");
-			json_put_num(stdout, s.min);
-			printf(", \"max\": ");
-			json_put_num(stdout, s.max);
-			printf(", \"rel_spread\": ");
-			json_put_num(stdout, s.rel_spread);
-			printf("}\n");
-		} else {
-			table_md(&t, stdout);
-			printf("\n%s: median clocks/packet over %zu file%s: %.2f (min %.2f, max "
-			       "%.2f, spread %.1f %%)\n",
-			       o.nodes[0], s.n, s.n == 1 ? "" : "s", s.median, s.min, s.max,
-			       s.rel_spread * 100);
-		}
-		if (s.n == 0)
-			ret = EXIT_INPUT;
-	}
+	s = stats_summarize(cpp, (size_t)nfiles);
+	runtime_summary(o.nodes[0], &s, o.json, &t);
+	if (s.n == 0)
+		ret = EXIT_INPUT;
 	table_free(&t);
 	free(cpp);
 	return ret;

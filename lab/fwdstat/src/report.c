@@ -291,6 +291,40 @@ write_table(FILE *md, FILE *html, const char *title, struct table *t)
 	table_html(t, html);
 }
 
+/* Every run of the campaign, complete or not, with its rates. */
+static int
+runs_table(const struct runset *rs, const char *camp, struct table *t)
+{
+	static const char *const head[] = {"run", "status", "group", "profile", "dut",
+					   "NDR (pps)", "PDR (pps)", "started", "failure"};
+	char a[32], b[32];
+
+	if (table_init(t, 9) != 0)
+		return -ENOMEM;
+	for (size_t c = 0; c < 9; c++)
+		table_head(t, c, c == 5 || c == 6 ? 'r' : 'l', "%s", head[c]);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct run *r = &rs->v[i];
+		long row;
+
+		if (strcmp(r->campaign, camp) != 0)
+			continue;
+		row = table_row(t);
+		if (row < 0)
+			return (int)row;
+		table_set(t, (size_t)row, 0, "%s", r->run);
+		table_set(t, (size_t)row, 1, "%s", r->status);
+		table_set(t, (size_t)row, 2, "%s", r->group);
+		table_set(t, (size_t)row, 3, "%s", r->profile_key);
+		table_set(t, (size_t)row, 4, "%s", r->dut);
+		table_set(t, (size_t)row, 5, "%s", fmt_pps(a, sizeof(a), r->ndr_pps));
+		table_set(t, (size_t)row, 6, "%s", fmt_pps(b, sizeof(b), r->pdr_pps));
+		table_set(t, (size_t)row, 7, "%s", r->started_at);
+		table_set(t, (size_t)row, 8, "%s", r->failure);
+	}
+	return 0;
+}
+
 static int
 report_campaign(const struct runset *rs, const struct report_opts *o, const char *camp,
 		struct campaign_out *co)
@@ -349,6 +383,9 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	fputs("## Plots\n\n", md);
 	fputs("<h2>Plots</h2>\n", html);
 	write_plots(md, html, co);
+	if (runs_table(rs, camp, &t) == 0)
+		write_table(md, html, "Runs", &t);
+	table_free(&t);
 	if (!have_cmp && !have_sweep)
 		fputs("<p>No complete runs.</p>\n", html);
 	fputs(html_tail, html);

@@ -17,6 +17,9 @@ check "unknown_command_is_usage_error" status_of 2 "$tmp/e" "$FWDSTAT" frobnicat
 check "runtime_without_node_is_usage_error" status_of 2 "$tmp/e" "$FWDSTAT" runtime "$data/vpp_2workers.txt"
 check "bad_dump_exits_1" status_of 1 "$tmp/e" "$FWDSTAT" runtime "$data/bad_row.txt" --node ip4-lookup
 check "bad_dump_message_names_file_and_line" grep -q 'bad_row.txt:10: not a show runtime line' "$tmp/e"
+"$FWDSTAT" runtime "$data/vpp_2workers.txt" "$data/bad_row.txt" --node ip4-lookup --json \
+	>"$tmp/mixed.json" 2>/dev/null || true
+check "json_stays_valid_when_one_dump_is_bad" quiet jq -e '.files | length == 1' "$tmp/mixed.json"
 check "unknown_node_exits_1" status_of 1 "$tmp/e" "$FWDSTAT" runtime "$data/vpp_2workers.txt" --node no-such-node
 check "unknown_node_is_named" grep -q 'node no-such-node not found' "$tmp/e"
 check "missing_dir_exits_1" status_of 1 "$tmp/e" "$FWDSTAT" compare "$tmp/nope"

@@ -34,6 +34,7 @@ check "svg_is_an_svg_document" grep -q '<svg' "$out/20260101T010000Z-host-sweep/
 check "png_has_png_signature" test "$(head -c 8 "$out/20260101T010000Z-host-sweep/ndr.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 check "markdown_links_the_plot" grep -q '(clocks-udp_1500B.svg)' "$out/20260101T000000Z-host-ab/report.md"
 check "html_has_the_verdict_table" grep -q '<td>faster</td>' "$out/20260101T000000Z-host-ab/index.html"
+check "html_lists_every_run" grep -q "<td>001-A</td><td>complete</td>" "$out/20260101T000000Z-host-ab/index.html"
 check "html_has_the_sweep_table" grep -q '<th class="r">vfwd NDR (Mpps)</th>' "$out/20260101T010000Z-host-sweep/index.html"
 
 if ! command -v chromium >/dev/null; then
