@@ -5,7 +5,8 @@
  * slot (the sequence number) and the slot's TSC (tgen and capdut share the host's TSC), and
  * slots tgen skipped cost tokens as if they had been sent. So the capacity holds exactly
  * however the two processes are scheduled on a busy machine. --drop-every K drops every packet whose sequence number is K-1 mod K (a known
- * share, exactly 1/K); --drop-all drops every tgen packet. Other packets (ARP) pass.
+ * share, exactly 1/K); --drop-all drops every tgen packet. Other packets (ARP, tgen's
+ * warm-up) pass.
  *   capdut [EAL args] -- [--pps N] [--depth D] [--drop-every K] [--drop-all] */
 #include <errno.h>
 #include <signal.h>
@@ -77,8 +78,8 @@ admit(const struct cfg *c, struct bucket *b, const struct rte_mbuf *m)
 	const struct tgen_sig *sig =
 		tgen_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
 
-	if (sig == NULL)
-		return true;
+	if (sig == NULL || sig->trial == TGEN_WARMUP_TAG)
+		return true; /* ARP, foreign frames and tgen's warm-up pass */
 	if (c->drop_all)
 		return false;
 	if (c->drop_every && sig->seq % c->drop_every == c->drop_every - 1)

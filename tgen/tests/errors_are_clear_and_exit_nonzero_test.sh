@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Bad input gets a clear message and a non-zero exit: a bad profile, a missing port, an
+# impossible rate, a bad frame size, a DUT that never comes up, a gateway that never answers.
+# Runs on net_null ports (no DUT needed) except where a vhost port is the point.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need "$TGEN"
+
+NULL_EAL=(-l 0 --no-huge -m 256 --no-pci --file-prefix "tg-$id" --log-level=5
+	--vdev net_null0 --vdev net_null1)
+
+fails_with() { # regex tgen-args... : exit status non-zero and stderr/stdout matches
+	local re=$1 rc=0
+	shift
+	"$TGEN" "${NULL_EAL[@]}" -- "$@" >"$tmp/out" 2>&1 || rc=$?
+	grep -v -E '^(EAL|TELEMETRY)' "$tmp/out" | sed 's/^/# /' | tail -n 3
+	[ "$rc" -ne 0 ] && grep -Eq "$re" "$tmp/out"
+}
+
+check "bad_profile_is_refused" fails_with "unknown profile" run --profile tcp
+check "bad_frame_size_is_refused" fails_with "frame size must be" run --size 10000
+check "rate_above_line_rate_is_impossible" fails_with "rate impossible" \
+	run --rate 20mpps --duration 1 --warmup 0
+check "rate_above_a_1g_link_is_impossible" fails_with "rate impossible" \
+	run --link 1gbps --rate 2mpps --duration 1 --warmup 0
+check "bad_rate_unit_is_refused" fails_with "bad rate" run --rate 5furlongs
+check "unknown_mode_is_refused" fails_with "unknown mode" sweep
+check "min_rate_above_max_rate_is_refused" fails_with "above --max-rate" \
+	ndr --min-rate 2mpps --max-rate 1mpps --warmup 0
+
+rc=0
+"$TGEN" -l 0 --no-huge -m 256 --no-pci --file-prefix "tg-$id" --vdev net_null0 -- run \
+	>"$tmp/out" 2>&1 || rc=$?
+check "one_port_is_not_enough" test "$rc" -ne 0 -a "$(grep -c 'need two ports' "$tmp/out")" -eq 1
+
+rc=0
+"$TGEN" "${NULL_EAL[@]}" -- run --ports 0,5 >"$tmp/out" 2>&1 || rc=$?
+check "missing_port_id_is_named" test "$rc" -ne 0 -a "$(grep -c 'port 5 does not exist' "$tmp/out")" -eq 1
+
+# a vhost port with no DUT behind it: the link never comes up
+start=$(date +%s)
+rc=0
+"$TGEN" "${TG_EAL[@]}" -- run --link-timeout 1 >"$tmp/out" 2>&1 || rc=$?
+check "absent_dut_gives_link_down_error_quickly" test "$rc" -ne 0 \
+	-a "$(grep -c 'link down after' "$tmp/out")" -ge 1 -a $(($(date +%s) - start)) -lt 20
+
+# net_null ports: every frame is sent, what comes back is not ours (counted, not crashed)
+rc=0
+"$TGEN" "${NULL_EAL[@]}" -- run --rate 10kpps --duration 1 --warmup 0 --drain 0.1 \
+	--json "$tmp/null.json" >"$tmp/out" 2>&1 || rc=$?
+check "null_ports_run_and_foreign_frames_are_counted_as_other" test "$rc" -eq 0 -a \
+	"$(jq '.trial.rx_packets' "$tmp/null.json")" -eq 0 -a \
+	"$(jq '.trial.rx_other > 0 and .trial.loss_ratio == 1' "$tmp/null.json")" = true
+
+# a gateway that never answers ARP
+rc=0
+"$TGEN" "${NULL_EAL[@]}" -- run --gw 10.0.0.1 --ip 10.0.0.2 --link-timeout 1 \
+	>"$tmp/out" 2>&1 || rc=$?
+check "silent_gateway_gives_arp_error" test "$rc" -ne 0 -a "$(grep -c 'no ARP reply' "$tmp/out")" -eq 1
+finish
