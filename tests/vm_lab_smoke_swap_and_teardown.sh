@@ -73,6 +73,7 @@ check "no network left" eval '! virsh -q net-list --all --name | grep -q "^fwsmo
 check "no bridge left" eval '! ip -o link show | grep -q "fwsmoke-"'
 check "hugepage reservation given back" [ "$(cat "$hp")" -eq "$hp_before" ]
 check "no qemu process of the lab left" eval '! pgrep -f "guest=fwsmoke-" >/dev/null'
+check "no ssh master connection of the lab left" eval '! pgrep -f "$FWDLAB_STATE/ssh-" >/dev/null'
 check "lab folder holds no disk, seed, key or XML" \
 	eval '[ -z "$(find "$FWDLAB_STATE" -type f 2>/dev/null)" ]'
 exit "$TAP_FAILED"

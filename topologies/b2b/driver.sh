@@ -93,7 +93,8 @@ ssh_opts() {
 	local node=$1 proxy
 	printf '%s\n' -i "$STATE/id_ed25519" -o StrictHostKeyChecking=no \
 		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
-		-o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=6
+		-o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=6 \
+		-o ControlMaster=auto -o "ControlPath=$STATE/ssh-$node.ctl" -o ControlPersist=120
 	proxy=$(kv_get "$TOPO_CONF" "$node.ssh_proxy")
 	if [ -n "$proxy" ]; then printf '%s\n' -o "ProxyJump=$proxy"; fi
 }
@@ -404,16 +405,32 @@ tg_install_hooks() {
 		<"$LAB_DIR/trial-hook"
 	node_ssh "$tg" "cat >/opt/fwdlab/dutctl && chmod 0755 /opt/fwdlab/dutctl" <<EOF
 #!/bin/sh
+# One ssh connection for all the hook's commands (ControlMaster), so a trial's dump costs
+# one handshake, not one per command.
 exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-	-o LogLevel=ERROR -o BatchMode=yes root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl "\$@"
+	-o LogLevel=ERROR -o BatchMode=yes -o ControlMaster=auto \
+	-o ControlPath=/run/fwdlab-dut.ctl -o ControlPersist=120 \
+	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl "\$@"
 EOF
 }
 
 # ---- down and status --------------------------------------------------------------------
 
+# ssh_close NODE: ends the node's ssh master connection (ControlPersist) by its socket.
+ssh_close() {
+	local ctl=$STATE/ssh-$1.ctl
+	if [ -S "$ctl" ]; then
+		command ssh -o "ControlPath=$ctl" -O exit "root@$(node_ip "$1")" >/dev/null 2>&1 || true
+	fi
+	rm -f "$ctl"
+}
+
 topo_down() {
 	topo_conf_check
 	local node uri dom i nlinks uris=()
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		ssh_close "$node"
+	done
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
 		dom=$(dom_name "$node")
@@ -450,7 +467,8 @@ topo_down() {
 			"$STATE/$node-console.log"
 	done
 	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" \
-		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run"
+		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
+		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir"
 }
 
 topo_status() {

@@ -190,7 +190,7 @@ topo_down() {
 	fi
 	pid_stop "$STATE/vfwd.pid"
 	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
-		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run"
+		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb"
 	# DPDK's runtime files of both processes (--file-prefix).
 	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"
 	rmdir "$STATE" 2>/dev/null || true

@@ -237,6 +237,12 @@ cmp_build(const struct runset *rs, const struct cmp_opts *o, struct cmp *c, char
 			return ret;
 		}
 		c->nruns++;
+		{
+			int g = cmp_group_index(c, r->group);
+
+			if (c->group_runs[g]++ == 0)
+				c->group_first[g] = r;
+		}
 	}
 	qsort(c->figs, c->nfigs, sizeof(*c->figs), cmp_fig_order);
 	return 0;
@@ -371,7 +377,7 @@ cmp_geomean(const struct cmp *c, size_t group, enum fig_kind kind, size_t *nprof
 static void
 cmp_print_geomeans(const struct cmp *c, FILE *f, int html)
 {
-	static const char *const short_names[] = { "NDR", "PDR", "rx rate" };
+	static const char *const short_names[] = {"NDR", "PDR", "rx rate"};
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		for (enum fig_kind k = FIG_NDR; k <= FIG_RX; k++) {
@@ -388,10 +394,28 @@ cmp_print_geomeans(const struct cmp *c, FILE *f, int html)
 			fprintf(f,
 				"%sGeometric mean of the %s change, %s vs %s, over %zu "
 				"profile%s: %s (ratio %.4f)%s\n",
-				html ? "<li>" : "- ", short_names[k], c->groups[g], c->groups[c->base],
-				n, n == 1 ? "" : "s", buf, gm, html ? "</li>" : "");
+				html ? "<li>" : "- ", short_names[k], c->groups[g],
+				c->groups[c->base], n, n == 1 ? "" : "s", buf, gm,
+				html ? "</li>" : "");
 		}
 	}
+}
+
+void
+cmp_print_groups(const struct cmp *c, FILE *f, int html)
+{
+	fputs(html ? "<ul>\n" : "", f);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct run *r = c->group_first[g];
+
+		if (r == NULL)
+			continue;
+		fprintf(f, "%sgroup %s%s: %zu run%s, DUT %s%s%s%s%s%s\n", html ? "<li>" : "- ",
+			c->groups[g], g == c->base ? " (base)" : "", c->group_runs[g],
+			c->group_runs[g] == 1 ? "" : "s", r->dut, r->variant[0] ? ", variant " : "",
+			r->variant, r->git_rev[0] ? ", git " : "", r->git_rev, html ? "</li>" : "");
+	}
+	fputs(html ? "</ul>\n" : "", f);
 }
 
 void
@@ -399,7 +423,8 @@ cmp_print_md(const struct cmp *c, FILE *f)
 {
 	struct table t;
 
-	fprintf(f, "## Rates\n\n");
+	cmp_print_groups(c, f, 0);
+	fprintf(f, "\n## Rates\n\n");
 	if (cmp_table(c, 0, &t) == 0)
 		table_md(&t, f);
 	table_free(&t);
@@ -493,7 +518,21 @@ cmp_print_json(const struct cmp *c, FILE *f)
 		fputs(g ? ", " : "", f);
 		json_put_str(f, c->groups[g]);
 	}
-	fprintf(f, "], \"runs\": %zu, \"min_delta\": ", c->nruns);
+	fputs("], \"group_info\": {", f);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct run *r = c->group_first[g];
+
+		fputs(g ? ", " : "", f);
+		json_put_str(f, c->groups[g]);
+		fprintf(f, ": {\"runs\": %zu, \"dut\": ", c->group_runs[g]);
+		json_put_str(f, r != NULL ? r->dut : "");
+		fputs(", \"variant\": ", f);
+		json_put_str(f, r != NULL ? r->variant : "");
+		fputs(", \"git_rev\": ", f);
+		json_put_str(f, r != NULL ? r->git_rev : "");
+		fputs("}", f);
+	}
+	fprintf(f, "}, \"runs\": %zu, \"min_delta\": ", c->nruns);
 	json_put_num(f, c->min_delta);
 	fputs(",\n  \"figures\": [\n", f);
 	for (size_t i = 0; i < c->nfigs; i++) {

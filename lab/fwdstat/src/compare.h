@@ -29,6 +29,8 @@ struct cmp_fig {
 
 struct cmp {
 	char groups[CMP_MAX_GROUPS][32];
+	const struct run *group_first[CMP_MAX_GROUPS]; /* describes the group's DUT build */
+	size_t group_runs[CMP_MAX_GROUPS];
 	size_t ngroups, base;
 	char (*profiles)[96];
 	size_t nprofiles, pcap;
@@ -54,6 +56,8 @@ int cmp_table(const struct cmp *c, int nodes, struct table *t);
 /* Geometric mean of median_X / median_base over profiles for a rate figure; NaN if none. */
 double cmp_geomean(const struct cmp *c, size_t group, enum fig_kind kind, size_t *nprof);
 void cmp_print_md(const struct cmp *c, FILE *f);
+/* One line per group: runs, DUT, build variant and git revision of its first run. */
+void cmp_print_groups(const struct cmp *c, FILE *f, int html);
 void cmp_print_json(const struct cmp *c, FILE *f);
 void cmp_print_summary_html(const struct cmp *c, FILE *f);
 const char *fig_name(enum fig_kind k);

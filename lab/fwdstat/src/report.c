@@ -295,7 +295,7 @@ write_table(FILE *md, FILE *html, const char *title, struct table *t)
 static int
 runs_table(const struct runset *rs, const char *camp, struct table *t)
 {
-	static const char *const head[] = {"run", "status", "group", "profile", "dut",
+	static const char *const head[] = {"run",	"status",    "group",	"profile", "dut",
 					   "NDR (pps)", "PDR (pps)", "started", "failure"};
 	char a[32], b[32];
 
@@ -369,6 +369,8 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	fputs("<h1>Campaign ", html);
 	html_put(html, camp);
 	fputs("</h1>\n", html);
+	if (have_cmp)
+		cmp_print_groups(&c, html, 1);
 	if (have_cmp && cmp_table(&c, 0, &t) == 0) {
 		write_table(md, html, "Rates per group", &t);
 		cmp_print_summary_html(&c, html);

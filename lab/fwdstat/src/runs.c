@@ -78,6 +78,8 @@ run_read_meta(struct run *r, char *err, size_t errlen)
 		copy_str(r->dut, sizeof(r->dut), j, "dut.backend", "");
 	if (r->dut[0] == '\0')
 		copy_str(r->dut, sizeof(r->dut), j, "label", "dut");
+	copy_str(r->variant, sizeof(r->variant), j, "dut.build.variant", "");
+	copy_str(r->git_rev, sizeof(r->git_rev), j, "dut.build.git_rev", "");
 	r->repeat = json_num(j, "repeat", 1) >= 0 && json_num(j, "repeat", 1) < 1e6
 			    ? (int)json_num(j, "repeat", 1)
 			    : 0;

@@ -27,6 +27,7 @@ check "json_parses" quiet jq -e . "$tmp/out.json"
 q() { jq -r "$1" "$tmp/out.json"; }
 check "incomplete_run_is_skipped_and_named_on_stderr" grep -q '007-B-udp1500: skipped, status incomplete' "$tmp/err"
 check "two_groups_A_is_base" test "$(q '.base + (.groups|join(","))')" = "AA,B"
+check "group_info_counts_runs_per_group" test "$(q '.group_info.A.runs, .group_info.B.runs, .group_info.B.dut' | xargs)" = "6 6 vfwd"
 check "runs_counted_without_the_incomplete_one" test "$(q .runs)" = 12
 ndr() { q ".figures[] | select(.profile==\"$1\" and .figure==\"ndr_pps\") | $2"; }
 check "ndr_median_of_A_at_1500" test "$(ndr udp/1500B '.groups.A.median')" = 1000000
