@@ -2,7 +2,8 @@
 //! pcaptool: writes the pcaps that the example-rs tests and bench feed to vfwd, and reads
 //! the pcaps vfwd writes back.
 //!
-//!   pcaptool mixed FILE [--reverse]   mixed IPv4 UDP/TCP/ICMP/GRE, TTL 1, ARP, IPv6, unknown
+//!   pcaptool mixed FILE [--reverse] [--count N]
+//!                                     mixed IPv4 UDP/TCP/ICMP/GRE, TTL 1, ARP, IPv6, unknown
 //!   pcaptool udp FILE SIZE [COUNT]    TRex udp_for_benchmarks: 16.0.0.1:1025 -> 48.0.0.1:12
 //!   pcaptool empty FILE               a pcap with no packets
 //!   pcaptool dump FILE                one line per packet: length and bytes, no timestamp
@@ -119,8 +120,9 @@ impl Lcg {
     }
 }
 
-/// 300 UDP/TCP packets (whole vectors take the fast path), then 400 of every kind mixed.
-fn mixed(reverse: bool) -> Vec<Vec<u8>> {
+/// `count` packets: the first 3/7 UDP and TCP only (whole vectors take the fast path), the
+/// rest every kind mixed.
+fn mixed(reverse: bool, count: u32) -> Vec<Vec<u8>> {
     let (near, far, me, peer) = if reverse {
         ([48u8, 0, 0, 0], [16u8, 0, 0, 0], [10u8, 0, 1, 1], [10u8, 0, 1, 2])
     } else {
@@ -131,10 +133,10 @@ fn mixed(reverse: bool) -> Vec<Vec<u8>> {
     let addr = |base: [u8; 4], rng: &mut Lcg| {
         [base[0], rng.next(4) as u8, rng.next(8) as u8, 1 + rng.next(250) as u8]
     };
-    for i in 0..700u32 {
+    for i in 0..count {
         let (src, dst) = (addr(near, &mut rng), addr(far, &mut rng));
         let size = 64 + rng.next(1500 - 64 + 1) as usize;
-        let kind = if i < 300 { rng.next(6) } else { rng.next(13) };
+        let kind = if i < count * 3 / 7 { rng.next(6) } else { rng.next(13) };
         let sport = 1024 + rng.next(4000) as u16;
         let p = match kind {
             0..=3 => ip4(src, dst, PROTO_UDP, 64, &udp(sport, 53, size), size),
@@ -224,7 +226,14 @@ fn main() {
     };
     let num = |s: &str| s.parse::<usize>().unwrap_or_else(|_| die(format!("'{}' is not a number", s)));
     match arg(0) {
-        "mixed" => write_pcap(arg(1), &mixed(args.get(2).map(|s| s == "--reverse").unwrap_or(false))),
+        "mixed" => {
+            let reverse = args.iter().any(|a| a == "--reverse");
+            let count = match args.iter().position(|a| a == "--count") {
+                Some(i) => num(arg(i + 1)),
+                None => 700,
+            };
+            write_pcap(arg(1), &mixed(reverse, count as u32));
+        }
         "udp" => {
             let size = num(arg(2));
             if !(60..=9000).contains(&size) {
@@ -236,6 +245,9 @@ fn main() {
         }
         "empty" => write_pcap(arg(1), &[]),
         "dump" => {
+            let b = fs::read(arg(1)).unwrap_or_else(|e| die(format!("{}: {}", arg(1), e)));
+            let hdr: String = b.iter().take(24).map(|b| format!("{:02x}", b)).collect();
+            println!("header {}", hdr);
             for (origlen, p) in read_pcap(arg(1)) {
                 let hex: String = p.iter().map(|b| format!("{:02x}", b)).collect();
                 println!("{} {} {}", origlen, p.len(), hex);

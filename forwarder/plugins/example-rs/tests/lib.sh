@@ -1,0 +1,155 @@
+# shellcheck shell=bash
+# Helpers for the example-rs tests and bench: run vfwd on net_pcap/net_null ports with
+# --no-huge, drive it through vfwdctl, stop it by PID. Sourced; the caller sets
+# `set -euo pipefail`, `tmp` (its scratch folder) and calls vfwd_cleanup from its trap.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+VFWD_BUILD=${VFWD_BUILD:-$top/build/vfwd/${VARIANT:-default}}
+EXRS_PLUGIN=${EXRS_PLUGIN:-$VFWD_BUILD/plugins/example_rs_plugin.so}
+EXRS_C_PLUGIN=${EXRS_C_PLUGIN:-$VFWD_BUILD/plugins/example_plugin.so}
+PCAPTOOL=${PCAPTOOL:-$top/build/example-rs/target/release/pcaptool}
+vfwd_pids=()
+
+need_builds() { # exit 77 (skip) naming what is missing
+	local f
+	for f in "$VFWD_BUILD/bin/vfwd" "$VFWD_BUILD/bin/vfwdctl" "$EXRS_PLUGIN" "$EXRS_C_PLUGIN" \
+		"$PCAPTOOL" "$@"; do
+		if [ ! -e "$f" ]; then
+			echo "# $f is missing: run make -C forwarder/plugins/example-rs check"
+			exit 77
+		fi
+	done
+}
+
+# vfwd_conf DIR PORT0-DEVARGS PORT1-DEVARGS [PLUGIN-TO-DISABLE]: writes DIR/startup.conf
+# loading the plugins in DIR/plugins, executing DIR/setup.cli.
+vfwd_conf() {
+	local dir=$1 p0=$2 p1=$3 off=${4:-} prefix
+	prefix=exrs-$$-$(basename "$dir")
+	{
+		echo "unix { cli-listen $dir/cli.sock  exec $dir/setup.cli }"
+		echo "cpu { main-core 0  corelist-workers 1 }"
+		echo "dpdk {"
+		echo "	eal-args \"--no-huge -m 512 --no-pci --file-prefix $prefix\""
+		echo "	num-mbufs 16384"
+		echo "	vdev $p0 { name port0 }"
+		echo "	vdev $p1 { name port1 }"
+		echo "}"
+		if [ -n "$off" ]; then
+			echo "plugins { path $dir/plugins  plugin $off { disable } }"
+		else
+			echo "plugins { path $dir/plugins }"
+		fi
+	} >"$dir/startup.conf"
+}
+
+# vfwd_setup DIR FEATURE PORT...: routes 16/8 to port0 and 48/8 to port1 (the addresses
+# of pcaptool's traffic) and enables FEATURE on each PORT.
+vfwd_setup() {
+	local dir=$1 feature=$2 p
+	shift 2
+	cat >"$dir/setup.cli" <<-EOF
+		set interface ip address port0 10.0.0.1/24
+		set interface ip address port1 10.0.1.1/24
+		set ip neighbor port0 10.0.0.2 02:00:00:00:00:02
+		set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+		ip route add 16.0.0.0/8 via 10.0.0.2 port0
+		ip route add 48.0.0.0/8 via 10.0.1.2 port1
+	EOF
+	for p in "$@"; do
+		echo "set interface feature $p $feature arc ip4-unicast" >>"$dir/setup.cli"
+	done
+}
+
+# vfwd_plugins DIR: both example plugins in DIR/plugins, as `make plugins` installs them.
+vfwd_plugins() {
+	mkdir -p "$1/plugins"
+	cp "$EXRS_C_PLUGIN" "$1/plugins/example_plugin.so"
+	cp "$EXRS_PLUGIN" "$1/plugins/example_rs_plugin.so"
+}
+
+ctl() { # ctl DIR COMMAND...
+	local dir=$1
+	shift
+	"$VFWD_BUILD/bin/vfwdctl" -s "$dir/cli.sock" "$@"
+}
+
+# vfwd_start DIR: starts vfwd in the background and waits until its CLI answers.
+vfwd_start() {
+	local dir=$1 i
+	rm -f "$dir/cli.sock"
+	"$VFWD_BUILD/bin/vfwd" -c "$dir/startup.conf" >"$dir/vfwd.log" 2>&1 &
+	vfwd_pids+=("$!")
+	echo "$!" >"$dir/vfwd.pid"
+	for i in $(seq 1 200); do
+		if [ -S "$dir/cli.sock" ] && ctl "$dir" show version >/dev/null 2>&1; then
+			return 0
+		fi
+		if ! kill -0 "$(cat "$dir/vfwd.pid")" 2>/dev/null; then
+			echo "# vfwd exited during start-up:"
+			sed 's/^/#   /' "$dir/vfwd.log"
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "# vfwd did not answer within 20 s"
+	return 1
+}
+
+# vfwd_stop DIR: SIGTERM, and the exit status of vfwd.
+vfwd_stop() {
+	local pid rc=0
+	pid=$(cat "$1/vfwd.pid")
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" || rc=$?
+	return "$rc"
+}
+
+# vfwd_cleanup: kills what vfwd_start started and removes EAL's runtime folders.
+vfwd_cleanup() {
+	local pid
+	for pid in "${vfwd_pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	rm -rf /var/run/dpdk/exrs-$$-*
+}
+
+# port_counter DIR PORT COUNTER: one counter of `show interfaces`.
+port_counter() {
+	ctl "$1" show interfaces | awk -v p="$2" -v c="$3" '
+		NR > 1 && ($3 == "up" || $3 == "down") { cur = $1 }
+		cur == p && index($0, c " ") { n = $NF } END { print n + 0 }'
+}
+
+# wait_rx DIR N0 N1: waits until port0 and port1 received N0 and N1 packets and their tx
+# counters stop moving.
+wait_rx() {
+	local dir=$1 last="" now
+	for _ in $(seq 1 200); do
+		now="$(port_counter "$dir" port0 "rx packets") $(port_counter "$dir" port1 "rx packets")"
+		now="$now $(port_counter "$dir" port0 "tx packets") $(port_counter "$dir" port1 "tx packets")"
+		case "$now" in
+		"$2 $3 "*) [ "$now" = "$last" ] && return 0 ;;
+		esac
+		last=$now
+		sleep 0.1
+	done
+	echo "# not all packets received within 20 s: rx/tx counters $now, want rx $2 $3"
+	return 1
+}
+
+# summary FILE KEY: one count of `pcaptool summary`.
+summary() {
+	"$PCAPTOOL" summary "$1" | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+# runtime_row FILE NODE FIELD: a field of the node's row in a `show runtime` dump
+# (calls, vectors, clocks, vpc), from the worker thread.
+runtime_row() {
+	awk -v n="$2" -v f="$3" '
+		$1 == n && NF >= 7 {
+			if (f == "calls") v = $3; else if (f == "vectors") v = $4;
+			else if (f == "clocks") v = $6; else v = $7
+		}
+		END { print v + 0 }' "$1"
+}
