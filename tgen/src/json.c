@@ -27,8 +27,7 @@ tgen_json_str(FILE *f, const char *s)
 void
 tgen_json_trial(FILE *f, const struct tgen_result *r)
 {
-	fprintf(f,
-		"{\"index\": %u, \"phase\": ", r->index);
+	fprintf(f, "{\"index\": %u, \"phase\": ", r->index);
 	tgen_json_str(f, r->phase);
 	fprintf(f,
 		", \"rate_pps_requested\": %.3f, \"duration_s\": %.6f, \"tx_packets\": %" PRIu64
@@ -37,10 +36,9 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 		", \"rx_bps\": %.0f, \"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
 		", \"tx_refused\": %" PRIu64 ", \"late_packets\": %" PRIu64
 		", \"rx_other\": %" PRIu64 ", \"pacer_skipped\": %" PRIu64,
-		r->rate_pps_requested, r->duration_s, r->tx_packets, r->rx_packets,
-		r->loss_packets, r->loss_ratio, r->tx_pps, r->rx_pps, r->tx_bps, r->rx_bps,
-		r->reordered, r->duplicates, r->tx_refused, r->late_packets, r->rx_other,
-		r->pacer_skipped);
+		r->rate_pps_requested, r->duration_s, r->tx_packets, r->rx_packets, r->loss_packets,
+		r->loss_ratio, r->tx_pps, r->rx_pps, r->tx_bps, r->rx_bps, r->reordered,
+		r->duplicates, r->tx_refused, r->late_packets, r->rx_other, r->pacer_skipped);
 	fprintf(f,
 		", \"latency_ns\": {\"min\": %" PRIu64 ", \"avg\": %" PRIu64 ", \"max\": %" PRIu64
 		", \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64

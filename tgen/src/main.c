@@ -53,7 +53,7 @@ usage(FILE *f)
 	      "  --dst-mac0 MAC, --dst-mac1 MAC   destination MAC per port (--dst-mac = port0)\n"
 	      "  --gw0 IP, --gw1 IP      resolve the destination MAC by ARP (--gw = port0)\n"
 	      "  --ip0 IP, --ip1 IP      our address per port, answered in ARP\n"
-"  --warmup S              before the first trial, send a packet every 10 ms until\n"
+	      "  --warmup S              before the first trial, send a packet every 10 ms until\n"
 	      "                          one comes back, at most S s (default 2; 0: off)\n"
 	      "  --drain S               receive window after each trial (default 0.5)\n"
 	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
@@ -61,7 +61,7 @@ usage(FILE *f)
 	      "  --width X               search width, relative (default 0.5%)\n"
 	      "  --trial-duration S      search trials (default 1)\n"
 	      "  --final-duration S      final trials (default 5)\n"
-"  --strict-rate           ndr: a trial whose load tgen could not offer (it fell\n"
+	      "  --strict-rate           ndr: a trial whose load tgen could not offer (it fell\n"
 	      "                          behind by more than the width) fails\n"
 	      "  --max-trials N          stop the search after N trials (default 60)\n"
 	      "  --pre-trial CMD, --post-trial CMD  run around every trial (sh -c), with\n"
@@ -100,29 +100,74 @@ parse_double(const char *s, double lo, double hi, double *out)
 }
 
 enum {
-	O_PROFILE = 256, O_SIZE, O_FLOWS, O_BIDIR, O_RATE, O_DURATION, O_LINK, O_PORTS,
-	O_DMAC0, O_DMAC1, O_GW0, O_GW1, O_IP0, O_IP1, O_DRAIN, O_MINR, O_MAXR, O_PDR, O_WIDTH,
-	O_TRIALD, O_FINALD, O_MAXT, O_PRE, O_POST, O_JSON, O_LTO, O_MBUFS, O_DESC, O_HELP, O_WARMUP, O_STRICT,
+	O_PROFILE = 256,
+	O_SIZE,
+	O_FLOWS,
+	O_BIDIR,
+	O_RATE,
+	O_DURATION,
+	O_LINK,
+	O_PORTS,
+	O_DMAC0,
+	O_DMAC1,
+	O_GW0,
+	O_GW1,
+	O_IP0,
+	O_IP1,
+	O_DRAIN,
+	O_MINR,
+	O_MAXR,
+	O_PDR,
+	O_WIDTH,
+	O_TRIALD,
+	O_FINALD,
+	O_MAXT,
+	O_PRE,
+	O_POST,
+	O_JSON,
+	O_LTO,
+	O_MBUFS,
+	O_DESC,
+	O_HELP,
+	O_WARMUP,
+	O_STRICT,
 };
 
 static const struct option longopts[] = {
-	{"profile", 1, NULL, O_PROFILE}, {"size", 1, NULL, O_SIZE},
-	{"flows", 1, NULL, O_FLOWS},	 {"bidir", 0, NULL, O_BIDIR},
-	{"rate", 1, NULL, O_RATE},	 {"duration", 1, NULL, O_DURATION},
-	{"link", 1, NULL, O_LINK},	 {"ports", 1, NULL, O_PORTS},
-	{"dst-mac", 1, NULL, O_DMAC0},	 {"dst-mac0", 1, NULL, O_DMAC0},
-	{"dst-mac1", 1, NULL, O_DMAC1},	 {"gw", 1, NULL, O_GW0},
-	{"gw0", 1, NULL, O_GW0},	 {"gw1", 1, NULL, O_GW1},
-	{"ip", 1, NULL, O_IP0},		 {"ip0", 1, NULL, O_IP0},
-	{"ip1", 1, NULL, O_IP1},	 {"drain", 1, NULL, O_DRAIN},
-	{"min-rate", 1, NULL, O_MINR},	 {"max-rate", 1, NULL, O_MAXR},
-	{"pdr-loss", 1, NULL, O_PDR},	 {"width", 1, NULL, O_WIDTH},
-	{"trial-duration", 1, NULL, O_TRIALD}, {"final-duration", 1, NULL, O_FINALD},
-	{"max-trials", 1, NULL, O_MAXT}, {"pre-trial", 1, NULL, O_PRE},
-	{"post-trial", 1, NULL, O_POST}, {"json", 1, NULL, O_JSON},
-	{"link-timeout", 1, NULL, O_LTO}, {"mbufs", 1, NULL, O_MBUFS},
-	{"desc", 1, NULL, O_DESC},	 {"warmup", 1, NULL, O_WARMUP},
-	{"strict-rate", 0, NULL, O_STRICT},	 {"help", 0, NULL, O_HELP},
+	{"profile", 1, NULL, O_PROFILE},
+	{"size", 1, NULL, O_SIZE},
+	{"flows", 1, NULL, O_FLOWS},
+	{"bidir", 0, NULL, O_BIDIR},
+	{"rate", 1, NULL, O_RATE},
+	{"duration", 1, NULL, O_DURATION},
+	{"link", 1, NULL, O_LINK},
+	{"ports", 1, NULL, O_PORTS},
+	{"dst-mac", 1, NULL, O_DMAC0},
+	{"dst-mac0", 1, NULL, O_DMAC0},
+	{"dst-mac1", 1, NULL, O_DMAC1},
+	{"gw", 1, NULL, O_GW0},
+	{"gw0", 1, NULL, O_GW0},
+	{"gw1", 1, NULL, O_GW1},
+	{"ip", 1, NULL, O_IP0},
+	{"ip0", 1, NULL, O_IP0},
+	{"ip1", 1, NULL, O_IP1},
+	{"drain", 1, NULL, O_DRAIN},
+	{"min-rate", 1, NULL, O_MINR},
+	{"max-rate", 1, NULL, O_MAXR},
+	{"pdr-loss", 1, NULL, O_PDR},
+	{"width", 1, NULL, O_WIDTH},
+	{"trial-duration", 1, NULL, O_TRIALD},
+	{"final-duration", 1, NULL, O_FINALD},
+	{"max-trials", 1, NULL, O_MAXT},
+	{"pre-trial", 1, NULL, O_PRE},
+	{"post-trial", 1, NULL, O_POST},
+	{"json", 1, NULL, O_JSON},
+	{"link-timeout", 1, NULL, O_LTO},
+	{"mbufs", 1, NULL, O_MBUFS},
+	{"desc", 1, NULL, O_DESC},
+	{"warmup", 1, NULL, O_WARMUP},
+	{"strict-rate", 0, NULL, O_STRICT},
+	{"help", 0, NULL, O_HELP},
 	{NULL, 0, NULL, 0},
 };
 
@@ -326,7 +371,9 @@ run_hook(const char *cmd, const struct tgen_result *r, const char *phase, uint32
 	st = system(cmd);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		fprintf(stderr, "tgen: hook '%s' failed (status %d)\n", cmd,
-			st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+			st == -1	? -1
+			: WIFEXITED(st) ? WEXITSTATUS(st)
+					: 128);
 		return -ECHILD;
 	}
 	return 0;
@@ -428,7 +475,8 @@ crit_trial(const struct tgen_result *tr, uint32_t n, double rate, double thr)
 
 	for (i = 0; i < n; i++)
 		if (fabs(tr[i].rate_pps_requested - rate) < 1e-6 * rate &&
-		    tr[i].loss_ratio <= thr && (best == NULL || tr[i].duration_s >= best->duration_s))
+		    tr[i].loss_ratio <= thr &&
+		    (best == NULL || tr[i].duration_s >= best->duration_s))
 			best = &tr[i];
 	return best;
 }
@@ -452,8 +500,8 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	if (ret < 0)
 		return bad("max-rate", "", "impossible for this link and frame size");
 	if (min_pps > max_pps) {
-		fprintf(stderr, "tgen: --min-rate %.0f pps is above --max-rate %.0f pps\n",
-			min_pps, max_pps);
+		fprintf(stderr, "tgen: --min-rate %.0f pps is above --max-rate %.0f pps\n", min_pps,
+			max_pps);
 		return -EINVAL;
 	}
 	tr = calloc(o->max_trials, sizeof(*tr));
@@ -480,9 +528,9 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 			if (o->strict_rate)
 				loss = 1.0;
 		}
-		tgen_search_record(&s, st.rate_pps, tr[n].duration_s >= st.duration_s * 0.999
-							      ? st.duration_s
-							      : tr[n].duration_s,
+		tgen_search_record(&s, st.rate_pps,
+				   tr[n].duration_s >= st.duration_s * 0.999 ? st.duration_s
+									     : tr[n].duration_s,
 				   loss, st.rate_pps * (1 - loss));
 		n++;
 	}
@@ -493,7 +541,8 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 		       rate[k] * (mean + TGEN_L1_OVERHEAD) * 8 / 1e9);
 	}
 	if (short_trials)
-		printf("warning: in %u trial(s) tgen fell behind its schedule by more than the width "
+		printf("warning: in %u trial(s) tgen fell behind its schedule by more than the "
+		       "width "
 		       "(pacer_skipped; a busy host?)%s\n",
 		       short_trials, o->strict_rate ? "; they counted as failed" : "");
 	ret = 0;
@@ -567,10 +616,10 @@ mempools_create(struct tgen_ctx *c, const struct opts *o)
 				? (uint32_t)max + RTE_PKTMBUF_HEADROOM + 64
 				: RTE_MBUF_DEFAULT_BUF_SIZE;
 
-	c->tx_pool = rte_pktmbuf_pool_create("tgen_tx", o->nb_mbufs / 2, 256, 0, room,
-					     rte_socket_id());
-	c->rx_pool = rte_pktmbuf_pool_create("tgen_rx", o->nb_mbufs / 2, 256, 0, room,
-					     rte_socket_id());
+	c->tx_pool =
+		rte_pktmbuf_pool_create("tgen_tx", o->nb_mbufs / 2, 256, 0, room, rte_socket_id());
+	c->rx_pool =
+		rte_pktmbuf_pool_create("tgen_rx", o->nb_mbufs / 2, 256, 0, room, rte_socket_id());
 	if (c->tx_pool == NULL || c->rx_pool == NULL) {
 		fprintf(stderr, "tgen: cannot create mempools of %u mbufs of %u B: %s (more -m?)\n",
 			o->nb_mbufs, room, rte_strerror(rte_errno));
@@ -630,8 +679,9 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	c.tsc_hz = rte_get_tsc_hz();
 	if (rte_eth_dev_count_avail() < 2) {
-		fprintf(stderr, "tgen: need two ports, found %u (add them as EAL args, e.g. "
-				"--vdev net_vhost0,iface=SOCK,client=1)\n",
+		fprintf(stderr,
+			"tgen: need two ports, found %u (add them as EAL args, e.g. "
+			"--vdev net_vhost0,iface=SOCK,client=1)\n",
 			rte_eth_dev_count_avail());
 		goto out_eal;
 	}
@@ -655,8 +705,9 @@ main(int argc, char **argv)
 	else
 		ret = mode_link(&c);
 	if (ret == -ERANGE)
-		fprintf(stderr, "tgen: rate impossible: zero, or above the line rate of the "
-				"%.3g Gbps link for this frame size (see --link)\n",
+		fprintf(stderr,
+			"tgen: rate impossible: zero, or above the line rate of the "
+			"%.3g Gbps link for this frame size (see --link)\n",
 			(double)c.link_bps / 1e9);
 	else if (ret == -EINTR)
 		fprintf(stderr, "tgen: interrupted\n");

@@ -7,8 +7,8 @@
 
 #include "tgen.h"
 
-static const uint16_t imix_sizes[TGEN_IMIX_PERIOD] = {64, 594, 64,  64, 1518, 64,
-						      594, 64, 64, 594, 64,  594};
+static const uint16_t imix_sizes[TGEN_IMIX_PERIOD] = {64,  594, 64, 64,	 1518, 64,
+						      594, 64,	64, 594, 64,   594};
 
 int
 tgen_profile_parse(const char *name, struct tgen_profile *p)
@@ -140,8 +140,7 @@ tgen_mac_parse(const char *s, uint8_t mac[6])
 	char tail;
 	int i;
 
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &tail) !=
-	    6)
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &tail) != 6)
 		return -EINVAL;
 	for (i = 0; i < 6; i++) {
 		if (b[i] > 0xff)

@@ -20,8 +20,9 @@ port_setup(struct tgen_ctx *c, struct tgen_port *p, uint16_t nb_desc)
 	int ret;
 
 	if (!rte_eth_dev_is_valid_port(p->id)) {
-		fprintf(stderr, "tgen: port %u does not exist (%u ports; give them as EAL "
-				"args, e.g. --vdev net_vhost0,iface=SOCK,client=1)\n",
+		fprintf(stderr,
+			"tgen: port %u does not exist (%u ports; give them as EAL "
+			"args, e.g. --vdev net_vhost0,iface=SOCK,client=1)\n",
 			p->id, rte_eth_dev_count_avail());
 		return -ENODEV;
 	}
@@ -46,8 +47,7 @@ port_setup(struct tgen_ctx *c, struct tgen_port *p, uint16_t nb_desc)
 			fprintf(stderr, "tgen: port %u: set mtu %u: %s (continuing)\n", p->id, mtu,
 				rte_strerror(-ret));
 	}
-	ret = rte_eth_rx_queue_setup(p->id, 0, nrx, rte_eth_dev_socket_id(p->id), NULL,
-				     c->rx_pool);
+	ret = rte_eth_rx_queue_setup(p->id, 0, nrx, rte_eth_dev_socket_id(p->id), NULL, c->rx_pool);
 	if (ret < 0) {
 		fprintf(stderr, "tgen: port %u: rx queue: %s\n", p->id, rte_strerror(-ret));
 		return ret;
@@ -120,8 +120,9 @@ tgen_ports_wait_link(struct tgen_ctx *c, double timeout_s)
 			for (i = 0; i < TGEN_NDIR; i++) {
 				rte_eth_link_get_nowait(c->port[i].id, &link);
 				if (link.link_status != RTE_ETH_LINK_UP)
-					fprintf(stderr, "tgen: port%d (ethdev %u): link down after "
-							"%.0f s\n",
+					fprintf(stderr,
+						"tgen: port%d (ethdev %u): link down after "
+						"%.0f s\n",
 						i, c->port[i].id, timeout_s);
 			}
 			return -ETIMEDOUT;
@@ -211,8 +212,9 @@ tgen_ports_resolve(struct tgen_ctx *c, double timeout_s)
 		if (now > end || tgen_quit) {
 			for (p = 0; p < TGEN_NDIR; p++)
 				if (!c->port[p].dst_known && c->port[p].gw != 0)
-					fprintf(stderr, "tgen: port%d: no ARP reply from gateway "
-							"in %.0f s\n",
+					fprintf(stderr,
+						"tgen: port%d: no ARP reply from gateway "
+						"in %.0f s\n",
 						p, timeout_s);
 			return -ETIMEDOUT;
 		}

@@ -17,7 +17,7 @@ struct unit {
 static const struct unit units[] = {
 	{"mpps", TGEN_RATE_PPS, 1e6}, {"kpps", TGEN_RATE_PPS, 1e3}, {"pps", TGEN_RATE_PPS, 1},
 	{"gbps", TGEN_RATE_BPS, 1e9}, {"mbps", TGEN_RATE_BPS, 1e6}, {"kbps", TGEN_RATE_BPS, 1e3},
-	{"bps", TGEN_RATE_BPS, 1},    {"%", TGEN_RATE_PCT, 1},      {"", TGEN_RATE_PPS, 1},
+	{"bps", TGEN_RATE_BPS, 1},    {"%", TGEN_RATE_PCT, 1},	    {"", TGEN_RATE_PPS, 1},
 };
 
 int

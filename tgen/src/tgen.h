@@ -21,7 +21,7 @@ enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX };
 struct tgen_profile {
 	enum tgen_profile_kind kind;
 	uint16_t frame_size; /* udp: every frame; imix: 0 */
-	uint32_t flows;      /* source addresses that vary, >= 1 */
+	uint32_t flows;	     /* source addresses that vary, >= 1 */
 	bool bidir;
 };
 
@@ -66,8 +66,7 @@ int tgen_ip_parse(const char *s, uint32_t *ip);
 /* ARP (pkt.c): build a request/reply; parse returns 1 for request, 2 for reply, 0 else. */
 uint32_t tgen_arp_build(uint8_t *buf, int op, const uint8_t smac[6], uint32_t sip,
 			const uint8_t tmac[6], uint32_t tip);
-int tgen_arp_parse(const uint8_t *buf, uint32_t len, uint8_t smac[6], uint32_t *sip,
-		   uint32_t *tip);
+int tgen_arp_parse(const uint8_t *buf, uint32_t len, uint8_t smac[6], uint32_t *sip, uint32_t *tip);
 
 /* ---- rates (rate.c) ---- */
 struct tgen_rate {
@@ -78,8 +77,7 @@ struct tgen_rate {
 int tgen_rate_parse(const char *s, struct tgen_rate *r);
 /* Packets per second for a rate, the profile's mean frame and the link speed; -errno when
  * the rate is impossible (zero, above line rate). */
-int tgen_rate_to_pps(const struct tgen_rate *r, double mean_frame, uint64_t link_bps,
-		     double *pps);
+int tgen_rate_to_pps(const struct tgen_rate *r, double mean_frame, uint64_t link_bps, double *pps);
 double tgen_line_rate_pps(double mean_frame, uint64_t link_bps);
 int tgen_bps_parse(const char *s, uint64_t *bps);
 

@@ -74,8 +74,8 @@ rx_poll(struct tgen_ctx *c, struct trial_state *t)
 			tgen_seq_add(&c->seq[sig->dir], sig->seq);
 			t->rx_bytes += pkts[j]->pkt_len + TGEN_FCS_LEN;
 			if (now > sig->tsc)
-				tgen_lat_add(&c->lat, (uint64_t)((double)(now - sig->tsc) *
-								 t->ns_per_tsc));
+				tgen_lat_add(&c->lat,
+					     (uint64_t)((double)(now - sig->tsc) * t->ns_per_tsc));
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
@@ -198,8 +198,8 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 }
 
 int
-tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *phase,
-	       bool progress, struct tgen_result *res)
+tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *phase, bool progress,
+	       struct tgen_result *res)
 {
 	struct trial_state t;
 	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0;
@@ -224,8 +224,7 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 			tx_dir(c, &t, d, now);
 		rx_poll(c, &t);
 		if (progress && now >= next_progress) {
-			progress_line(c, &t, (double)(now - start) / c->tsc_hz, &last_tx,
-				      &last_rx);
+			progress_line(c, &t, (double)(now - start) / c->tsc_hz, &last_tx, &last_rx);
 			next_progress += c->tsc_hz;
 		}
 	}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # ARP through a real DUT: capdut passes ARP unchanged, so port0's request for 10.0.1.2
 # reaches port1, which owns 10.0.1.2 and answers; port0 learns port1's MAC as its
 # destination. `tgen link` prints both.

@@ -4,10 +4,10 @@
  * bucket runs on tgen's schedule, not on the clock: every tgen packet carries its schedule
  * slot (the sequence number) and the slot's TSC (tgen and capdut share the host's TSC), and
  * slots tgen skipped cost tokens as if they had been sent. So the capacity holds exactly
- * however the two processes are scheduled on a busy machine. --drop-every K drops every packet whose sequence number is K-1 mod K (a known
- * share, exactly 1/K); --drop-all drops every tgen packet. Other packets (ARP, tgen's
- * warm-up) pass.
- *   capdut [EAL args] -- [--pps N] [--depth D] [--drop-every K] [--drop-all] */
+ * however the two processes are scheduled on a busy machine. --drop-every K drops every packet
+ * whose sequence number is K-1 mod K (a known share, exactly 1/K); --drop-all drops every tgen
+ * packet. Other packets (ARP, tgen's warm-up) pass. capdut [EAL args] -- [--pps N] [--depth D]
+ * [--drop-every K] [--drop-all] */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

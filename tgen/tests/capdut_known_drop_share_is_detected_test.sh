@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # A DUT that drops exactly every 10th packet: tgen reports exactly that loss. A DUT that
 # drops everything: `tgen ndr` ends quickly with "below minimum load", it does not hang.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # NDR search on a DUT with a known capacity (capdut forwards at most 10000 pps of tgen's
 # schedule): NDR lands within the search width below it; the hooks run around every trial
 # with the trial's index, phase and rate.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # Bad input gets a clear message and a non-zero exit: a bad profile, a missing port, an
 # impossible rate, a bad frame size, a DUT that never comes up, a gateway that never answers.
 # Runs on net_null ports (no DUT needed) except where a vhost port is the point.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # tgen -> testpmd (io) -> tgen over vhost-user/virtio-user: every packet sent comes back,
 # for the udp, flows, imix and bidir profiles; the DUT survives tgen exiting and reconnecting.
 set -euo pipefail

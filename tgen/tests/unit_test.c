@@ -150,8 +150,7 @@ test_rates(void)
 	int ok;
 
 	ok = tgen_rate_parse("1.5mpps", &r) == 0 && r.unit == TGEN_RATE_PPS && r.value == 1.5e6;
-	ok = ok && tgen_rate_parse("10gbps", &r) == 0 && r.unit == TGEN_RATE_BPS &&
-	     r.value == 1e10;
+	ok = ok && tgen_rate_parse("10gbps", &r) == 0 && r.unit == TGEN_RATE_BPS && r.value == 1e10;
 	ok = ok && tgen_rate_parse("50%", &r) == 0 && r.unit == TGEN_RATE_PCT && r.value == 50;
 	ok = ok && tgen_rate_parse("2000", &r) == 0 && r.unit == TGEN_RATE_PPS;
 	ok = ok && tgen_rate_parse("max", &r) == 0 && r.unit == TGEN_RATE_MAX;
@@ -259,8 +258,7 @@ search_run(struct tgen_search *s, struct model *m)
 		m->trials++;
 		m->final_trials += strcmp(st.phase, "final") == 0;
 		m->time_s += st.duration_s;
-		tgen_search_record(s, st.rate_pps, st.duration_s, loss,
-				   st.rate_pps * (1 - loss));
+		tgen_search_record(s, st.rate_pps, st.duration_s, loss, st.rate_pps * (1 - loss));
 	}
 }
 
@@ -297,7 +295,8 @@ test_search(void)
 	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
 	ndr = tgen_search_result(&s, 0, &below);
-	tap(!below && ndr == 5e6 && m.trials == 2, "lossless_dut_gives_max_rate_after_a_final_trial");
+	tap(!below && ndr == 5e6 && m.trials == 2,
+	    "lossless_dut_gives_max_rate_after_a_final_trial");
 
 	m = (struct model){.cap = 1e12, .floor_loss = 0.001};
 	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
