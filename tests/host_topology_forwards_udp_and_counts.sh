@@ -55,6 +55,15 @@ check "meta.json names the live vfwd build" \
 	eval '[ "$(jq -r .dut.build.name "$run/meta.json")" = vfwd ]'
 check "no temporary files left in the run folder" eval '! ls "$run" | grep -q "\.tmp"'
 
+# A dump on its own, after a finished run, is a run of its own (a finished run is never
+# rewritten).
+before=$(stat -c %Y "$run/show_runtime.txt")
+stage "dump" quiet lab dump --label ci || true
+drun=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'dump*' | head -n1)
+check "dump on its own makes a complete dump run" \
+	eval '[ "$(jq -r .status "$drun/meta.json")" = complete ] && [ -s "$drun/show_runtime.txt" ]'
+check "dump left the finished run untouched" [ "$(stat -c %Y "$run/show_runtime.txt")" = "$before" ]
+
 # NDR search with hooks: a dump per trial, each after a clear.
 # Rates low enough that a loaded 2-core machine sustains them (tgen counts a trial whose
 # transmit rate falls short of the request as failed).
