@@ -27,7 +27,7 @@ app_ready() { # PID: alive and answering telemetry with both ports
 	pid_alive "$1" || return 2
 	[ -S "$(telemetry_sock)" ] || return 1
 	telemetry /ethdev/list | grep -q '\[0,1\]' || return 1
-	grep -q "$APP_READY_PATTERN" "$(app_logfile)"
+	[ -z "$APP_READY_PATTERN" ] || grep -q "$APP_READY_PATTERN" "$(app_logfile)"
 }
 
 app_wait_ready() { # PID

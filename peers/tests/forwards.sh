@@ -71,6 +71,10 @@ ovs-dpdk)
 	check "$name: each route flow matched its frames" \
 		bash -c 'grep -q "n_packets=$1,.*nw_dst=48.0.0.0/8" "$3" && grep -q "n_packets=$2,.*nw_dst=16.0.0.0/8" "$3"' \
 		_ "$N_FWD" "$N_REV" "$T/dump/dump_flows.txt" ;;
+vfwd)
+	dump_ok "$name" "$T/dump" show_runtime.txt show_errors.txt show_interfaces.txt show_version.txt
+	check "$name: show runtime has VPP's header and an ip4-rewrite row" \
+		bash -c 'grep -q "Name  *State  *Calls  *Vectors  *Suspends  *Clocks  *Vectors/Call" "$1" && grep -q "^ip4-rewrite " "$1"' _ "$T/dump/show_runtime.txt" ;;
 linux)
 	dump_ok "$name" "$T/dump" snmp.txt ip_link_stats.txt route.txt neigh.txt
 	check "$name: /proc/net/snmp Ip ForwDatagrams counts every frame" \
