@@ -242,6 +242,8 @@ cmp_build(const struct runset *rs, const struct cmp_opts *o, struct cmp *c, char
 
 			if (c->group_runs[g]++ == 0)
 				c->group_first[g] = r;
+			else if (strcmp(c->group_first[g]->dut, r->dut) != 0)
+				c->mixed_duts = 1;
 		}
 	}
 	qsort(c->figs, c->nfigs, sizeof(*c->figs), cmp_fig_order);

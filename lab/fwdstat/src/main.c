@@ -333,10 +333,15 @@ cmd_compare(int argc, char **argv)
 	if (cmp_build(&rs, &co, &c, err, sizeof(err)) != 0) {
 		warnx_("%s", err);
 		ret = EXIT_INPUT;
-	} else if (o.json) {
-		cmp_print_json(&c, stdout);
 	} else {
-		cmp_print_md(&c, stdout);
+		if (c.mixed_duts)
+			warnx_("a group holds runs of several DUTs and pools them; compare groups "
+			       "by meta.json \"group\", or use `fwdstat sweep` for DUTs side by "
+			       "side");
+		if (o.json)
+			cmp_print_json(&c, stdout);
+		else
+			cmp_print_md(&c, stdout);
 	}
 	cmp_free(&c);
 	runs_free(&rs);

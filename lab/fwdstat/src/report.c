@@ -332,7 +332,7 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	struct cmp_opts cop = {camp, o->base, o->nodes, o->nnodes, o->min_delta};
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	struct cmp c;
-	struct table t;
+	struct table t = {0};
 	char path[4400], err[512];
 	FILE *md = NULL, *html = NULL;
 	int have_cmp, have_sweep, ret = 0;
@@ -340,6 +340,11 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	if (sw == NULL)
 		return -ENOMEM;
 	have_cmp = cmp_build(rs, &cop, &c, err, sizeof(err)) == 0;
+	if (have_cmp && c.mixed_duts && c.ngroups == 1) {
+		/* One group over several DUTs is a sweep: per-group figures would mix them. */
+		cmp_free(&c);
+		have_cmp = 0;
+	}
 	have_sweep =
 		sweep_build(rs, camp, o->link_bps, sw, err, sizeof(err)) == 0 && sw->nsizes > 1;
 	snprintf(path, sizeof(path), "%s/plots.gp", co->dir);

@@ -35,6 +35,7 @@ check "png_has_png_signature" test "$(head -c 8 "$out/20260101T010000Z-host-swee
 check "markdown_links_the_plot" grep -q '(clocks-udp_1500B.svg)' "$out/20260101T000000Z-host-ab/report.md"
 check "html_has_the_verdict_table" grep -q '<td>faster</td>' "$out/20260101T000000Z-host-ab/index.html"
 check "html_lists_every_run" grep -q "<td>001-A</td><td>complete</td>" "$out/20260101T000000Z-host-ab/index.html"
+check "sweep_page_does_not_pool_duts_into_one_group" test "$(grep -c 'Rates per group' "$out/20260101T010000Z-host-sweep/index.html")" -eq 0
 check "html_has_the_sweep_table" grep -q '<th class="r">vfwd NDR (Mpps)</th>' "$out/20260101T010000Z-host-sweep/index.html"
 
 if ! command -v chromium >/dev/null; then

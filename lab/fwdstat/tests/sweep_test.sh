@@ -32,4 +32,6 @@ check "markdown_row_at_64B" grep -Eq '^\| +64 \| +14\.881 \| +7\.440 \(n=2\) \| 
 check "markdown_row_at_1518B" grep -Eq '^\| +1518 \| +0\.813 \| +0\.813 \| +100\.0 % \|' "$tmp/out.md"
 check "link_override_25G" quiet_to "$tmp/25.json" "$FWDSTAT" sweep "$c" --link 25G --json
 check "line_rate_at_64B_on_25G" test "$(jq -r '.rows[0].line_rate_pps | floor' "$tmp/25.json")" = 37202380
+"$FWDSTAT" compare "$c" >/dev/null 2>"$tmp/cmp.err" || true
+check "compare_warns_when_a_group_pools_several_duts" grep -q 'several DUTs' "$tmp/cmp.err"
 tap_done
