@@ -30,8 +30,8 @@ vfwd_conf() {
 		echo "unix { cli-listen $dir/cli.sock  exec $dir/setup.cli }"
 		echo "cpu { main-core 0  corelist-workers 1 }"
 		echo "dpdk {"
-		echo "	eal-args \"--no-huge -m 512 --no-pci --file-prefix $prefix\""
-		echo "	num-mbufs 16384"
+		echo "	eal-args \"--no-huge -m 256 --no-pci --file-prefix $prefix\""
+		echo "	num-mbufs 4096"
 		echo "	vdev $p0 { name port0 }"
 		echo "	vdev $p1 { name port1 }"
 		echo "}"
@@ -76,12 +76,12 @@ ctl() { # ctl DIR COMMAND...
 
 # vfwd_start DIR: starts vfwd in the background and waits until its CLI answers.
 vfwd_start() {
-	local dir=$1 i
+	local dir=$1
 	rm -f "$dir/cli.sock"
 	"$VFWD_BUILD/bin/vfwd" -c "$dir/startup.conf" >"$dir/vfwd.log" 2>&1 &
 	vfwd_pids+=("$!")
 	echo "$!" >"$dir/vfwd.pid"
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		if [ -S "$dir/cli.sock" ] && ctl "$dir" show version >/dev/null 2>&1; then
 			return 0
 		fi
@@ -114,27 +114,28 @@ vfwd_cleanup() {
 	rm -rf /var/run/dpdk/exrs-$$-*
 }
 
-# port_counter DIR PORT COUNTER: one counter of `show interfaces`.
-port_counter() {
-	ctl "$1" show interfaces | awk -v p="$2" -v c="$3" '
+# port_counters DIR: "rx0 rx1 tx0 tx1", the packet counters of `show interfaces`.
+port_counters() {
+	ctl "$1" show interfaces | awk '
 		NR > 1 && ($3 == "up" || $3 == "down") { cur = $1 }
-		cur == p && index($0, c " ") { n = $NF } END { print n + 0 }'
+		/ rx packets / { rx[cur] = $NF }
+		/ tx packets / { tx[cur] = $NF }
+		END { print rx["port0"] + 0, rx["port1"] + 0, tx["port0"] + 0, tx["port1"] + 0 }'
 }
 
 # wait_rx DIR N0 N1: waits until port0 and port1 received N0 and N1 packets and their tx
 # counters stop moving.
 wait_rx() {
-	local dir=$1 last="" now
+	local dir=$1 last="" now=""
 	for _ in $(seq 1 200); do
-		now="$(port_counter "$dir" port0 "rx packets") $(port_counter "$dir" port1 "rx packets")"
-		now="$now $(port_counter "$dir" port0 "tx packets") $(port_counter "$dir" port1 "tx packets")"
+		now=$(port_counters "$dir")
 		case "$now" in
 		"$2 $3 "*) [ "$now" = "$last" ] && return 0 ;;
 		esac
 		last=$now
 		sleep 0.1
 	done
-	echo "# not all packets received within 20 s: rx/tx counters $now, want rx $2 $3"
+	echo "# not all packets received within 20 s: rx0 rx1 tx0 tx1 $now, want rx $2 $3"
 	return 1
 }
 

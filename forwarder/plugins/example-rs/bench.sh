@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Plugin A/B bench (not a test): per-node clocks/packet of the C `example` feature vs the
+# Rust `example-rs` feature. vfwd with one worker routes 16.0.0.1 -> 48.0.0.1 IPv4 UDP
+# frames from net_pcap (infinite_rx) to net_null (--no-huge); both plugins are loaded, one
+# feature is enabled on port0 per run; runs are interleaved A B A B A B; each run is a
+# fresh vfwd, a warm-up, `clear runtime`, a measured interval and `show runtime json`.
+# Prints a Markdown table per run and the medians.
+#
+#   bench.sh [-r REPEATS] [-d SECONDS] [-w WARMUP] [-s FRAME-SIZE] [-o KEEP-DIR]
+#   (defaults: 3 repeats, 5 s measured, 2 s warm-up, 1500-byte frames)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=forwarder/plugins/example-rs/tests/lib.sh
+. "$here/tests/lib.sh"
+
+repeats=3 duration=5 warmup=2 size=1500 keep=""
+while getopts "r:d:w:s:o:h" opt; do
+	case "$opt" in
+	r) repeats=$OPTARG ;;
+	d) duration=$OPTARG ;;
+	w) warmup=$OPTARG ;;
+	s) size=$OPTARG ;;
+	o) keep=$OPTARG ;;
+	*) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	esac
+done
+for n in "$repeats" "$duration" "$warmup" "$size"; do
+	if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -eq 0 ]; then
+		echo "bench.sh: '$n' is not a positive integer" >&2
+		exit 2
+	fi
+done
+for f in "$VFWD_BUILD/bin/vfwd" "$EXRS_PLUGIN" "$EXRS_C_PLUGIN" "$PCAPTOOL"; do
+	[ -e "$f" ] || { echo "bench.sh: $f is missing; run make -C $here bench" >&2; exit 1; }
+done
+command -v jq >/dev/null || { echo "bench.sh: jq is missing (apt-get install jq)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'vfwd_cleanup; rm -rf "$tmp"' EXIT
+"$PCAPTOOL" udp "$tmp/udp.pcap" "$size" 256
+
+# one_run DIR FEATURE: prints "clocks vectors_per_call mpps" of FEATURE's node.
+one_run() {
+	local d=$1 feature=$2 rt
+	mkdir -p "$d"
+	vfwd_plugins "$d"
+	vfwd_setup "$d" "$feature" port0
+	vfwd_conf "$d" "net_pcap0,rx_pcap=$tmp/udp.pcap,infinite_rx=1" "net_null0,no-rx=1"
+	vfwd_start "$d" >&2 || return 1
+	sleep "$warmup"
+	ctl "$d" clear runtime >/dev/null
+	sleep "$duration"
+	ctl "$d" show runtime json >"$d/show_runtime.json"
+	ctl "$d" show runtime >"$d/show_runtime.txt"
+	vfwd_stop "$d" || true
+	rt=$d/show_runtime.json
+	jq -r --arg n "$feature" '.threads[] | . as $t | .nodes[] | select(.name == $n) |
+		"\(.clocks) \(.vectors_per_call) \(.vectors / $t.time / 1e6)"' "$rt"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+results=$tmp/results
+: >"$results"
+echo "vfwd $("$VFWD_BUILD/bin/vfwd" --version 2>/dev/null | head -n1), $(nproc) cpus," \
+	"load $(cut -d' ' -f1-3 /proc/loadavg); ${size}-byte IPv4 UDP, ${duration} s a run" >&2
+for r in $(seq 1 "$repeats"); do
+	for feature in example example-rs; do
+		line=$(one_run "$tmp/run-$r-$feature" "$feature") || {
+			echo "bench.sh: run $r $feature failed" >&2
+			exit 1
+		}
+		[ -n "$line" ] || { echo "bench.sh: no $feature row in show runtime" >&2; exit 1; }
+		echo "$r $feature $line" >>"$results"
+		echo "run $r $feature: clocks/vpc/Mpps $line" >&2
+	done
+done
+[ -z "$keep" ] || { mkdir -p "$keep" && cp -r "$tmp"/run-* "$keep"/; }
+
+echo
+echo "Per run (${size}-byte IPv4 UDP, net_pcap infinite_rx -> net_null, one worker):"
+echo
+echo "| run | node | Clocks/packet | Vectors/Call | Mpps |"
+echo "|----:|------|--------------:|-------------:|-----:|"
+while read -r r f c v m; do
+	printf '| %s | %s | %.2f | %.2f | %.3f |\n' "$r" "$f" "$c" "$v" "$m"
+done <"$results"
+echo
+echo "Medians over $repeats interleaved runs each (A B A B ...):"
+echo
+echo "| node | median Clocks/packet | min | max | median Mpps |"
+echo "|------|---------------------:|----:|----:|------------:|"
+for f in example example-rs; do
+	c=$(awk -v f="$f" '$2 == f { print $3 }' "$results" | median)
+	lo=$(awk -v f="$f" '$2 == f { print $3 }' "$results" | sort -g | head -n1)
+	hi=$(awk -v f="$f" '$2 == f { print $3 }' "$results" | sort -g | tail -n1)
+	m=$(awk -v f="$f" '$2 == f { print $5 }' "$results" | median)
+	printf '| %s | %.2f | %.2f | %.2f | %.3f |\n' "$f" "$c" "$lo" "$hi" "$m"
+	eval "med_${f//-/_}=$c"
+done
+# shellcheck disable=SC2154 # set by the eval above
+printf '\nexample-rs / example (median clocks/packet): %.2f\n' "$(echo "$med_example_rs / $med_example" | bc -l)"
