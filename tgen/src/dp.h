@@ -29,6 +29,8 @@ struct tgen_ctx {
 	struct tgen_seq seq[TGEN_NDIR];
 	struct tgen_lat lat;
 	uint64_t arp_replies_sent;
+	uint64_t warmup_tx[TGEN_NDIR], warmup_rx; /* packets of the warm-up */
+	double warmup_s;
 };
 
 extern volatile int tgen_quit;

@@ -42,9 +42,13 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 	fprintf(f,
 		", \"latency_ns\": {\"min\": %" PRIu64 ", \"avg\": %" PRIu64 ", \"max\": %" PRIu64
 		", \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
-		", \"p999\": %" PRIu64 "}}",
+		", \"p999\": %" PRIu64 "}",
 		r->lat_min, r->lat_avg, r->lat_max, r->lat_p50, r->lat_p90, r->lat_p99,
 		r->lat_p999);
+	fprintf(f,
+		", \"directions\": [{\"tx_packets\": %" PRIu64 ", \"rx_packets\": %" PRIu64
+		"}, {\"tx_packets\": %" PRIu64 ", \"rx_packets\": %" PRIu64 "}]}",
+		r->dir_tx[0], r->dir_rx[0], r->dir_tx[1], r->dir_rx[1]);
 }
 
 /* The build-info.json next to the binary (bin/../build-info.json), or null. */

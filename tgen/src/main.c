@@ -389,6 +389,10 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 		"\"bidir\": %s},\n \"link_bps\": %" PRIu64,
 		tgen_profile_name(&c->profile), tgen_profile_mean_frame(&c->profile),
 		c->profile.flows, c->profile.bidir ? "true" : "false", c->link_bps);
+	fprintf(f,
+		",\n \"warmup\": {\"seconds\": %.3f, \"tx_packets\": [%" PRIu64 ", %" PRIu64
+		"], \"rx_packets\": %" PRIu64 "}",
+		c->warmup_s, c->warmup_tx[0], c->warmup_tx[1], c->warmup_rx);
 }
 
 static void

@@ -129,6 +129,7 @@ struct tgen_result {
 	double rate_pps_requested;
 	double duration_s;
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes, loss_packets;
+	uint64_t dir_tx[TGEN_NDIR], dir_rx[TGEN_NDIR]; /* per direction (port0->1, port1->0) */
 	double loss_ratio;
 	double tx_pps, rx_pps, tx_bps, rx_bps;
 	uint64_t reordered, duplicates, tx_refused, late_packets, rx_other, pacer_skipped;

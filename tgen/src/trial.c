@@ -17,7 +17,7 @@
 struct trial_state {
 	uint8_t tag;
 	double ns_per_tsc;
-	uint64_t tx_packets[TGEN_NDIR], tx_bytes, tx_refused;
+	uint64_t tx_packets[TGEN_NDIR], tx_bytes, tx_refused, dir_refused[TGEN_NDIR];
 	uint64_t rx_bytes, late, other;
 	struct tgen_pacer pacer[TGEN_NDIR];
 };
@@ -113,6 +113,7 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 		t->tx_refused += n - sent;
+		t->dir_refused[d] += n - sent;
 	}
 	t->tx_packets[d] += n;
 	pc->sent += n;
@@ -170,6 +171,8 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	r->tx_bytes = t->tx_bytes;
 	r->reordered = r->duplicates = 0;
 	for (d = 0; d < TGEN_NDIR; d++) {
+		r->dir_tx[d] = t->tx_packets[d];
+		r->dir_rx[d] = c->seq[d].unique;
 		rx += c->seq[d].unique;
 		r->reordered += c->seq[d].reordered;
 		r->duplicates += c->seq[d].duplicates;
@@ -271,10 +274,15 @@ tgen_warmup(struct tgen_ctx *c, double timeout_s)
 		if (c->seq[0].unique + c->seq[1].unique > 0)
 			break;
 	}
-	if (c->seq[0].unique + c->seq[1].unique == 0)
-		return -ETIMEDOUT;
-	drain_end = rte_rdtsc() + c->tsc_hz / 10;
-	while (rte_rdtsc() < drain_end && !tgen_quit)
-		rx_poll(c, &t);
-	return 0;
+	c->warmup_s = (double)(rte_rdtsc() - (end - (uint64_t)(timeout_s * (double)c->tsc_hz))) /
+		      (double)c->tsc_hz;
+	if (c->seq[0].unique + c->seq[1].unique > 0) {
+		drain_end = rte_rdtsc() + c->tsc_hz / 10;
+		while (rte_rdtsc() < drain_end && !tgen_quit)
+			rx_poll(c, &t);
+	}
+	for (d = 0; d < TGEN_NDIR; d++)
+		c->warmup_tx[d] = t.tx_packets[d] - t.dir_refused[d]; /* those that left */
+	c->warmup_rx = c->seq[0].unique + c->seq[1].unique;
+	return c->warmup_rx > 0 ? 0 : -ETIMEDOUT;
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2034 # dut_pid is read by cleanup() in lib.sh
+# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
+# tgen -> vfwd -> tgen over the host wiring (vfwd owns the virtio-user sockets): every
+# packet routed comes back with its destination MAC rewritten; with the 16.0.0.0/8 route
+# missing, the reverse direction of a --bidir run is lost, exactly, and vfwd counts the
+# same packets under "no route"; tgen learns vfwd's MAC by ARP; vfwd takes a second tgen
+# after the first one exits (HACKING.md, host topology wiring).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need "$TGEN"
+need "$VFWD"
+VFWDCTL=${VFWDCTL:-$(dirname "$VFWD")/vfwdctl}
+need "$VFWDCTL"
+
+mac0=02:fe:00:00:00:01
+mac1=02:fe:00:00:00:02
+cat >"$tmp/setup.cli" <<CLI
+set interface ip address port0 10.0.0.1/24
+set interface ip address port1 10.0.1.1/24
+set ip neighbor port0 10.0.0.2 02:00:00:00:00:02
+set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+ip route add 48.0.0.0/8 via 10.0.1.2 port1
+CLI
+cat >"$tmp/startup.conf" <<CONF
+unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
+cpu { main-core 0  corelist-workers 1 }
+dpdk {
+	eal-args "--no-huge -m 512 --no-pci --file-prefix dut-$id --log-level=5"
+	num-mbufs 16384
+	vdev net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=1024,mac=$mac0 { name port0 }
+	vdev net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=1024,mac=$mac1 { name port1 }
+}
+CONF
+start_vfwd() {
+	rm -f "$tmp/port0.sock" "$tmp/port1.sock"
+	setsid "$VFWD" -c "$tmp/startup.conf" >>"$tmp/dut.log" 2>&1 </dev/null &
+	dut_pid=$!
+}
+ctl() { "$VFWDCTL" -s "$tmp/cli.sock" "$@"; }
+start_vfwd
+
+rc=0
+tgen link --gw0 10.0.0.1 --ip0 10.0.0.2 --ip1 10.0.1.2 || rc=$?
+show "$tmp/tgen.out"
+check "tgen_learns_vfwd_port0_mac_by_arp" test "$rc" -eq 0 -a \
+	"$(grep -c "^port0: .* dst $mac0" "$tmp/tgen.out")" -eq 1
+
+fwd_run() {
+	rc=0
+	tgen run --dst-mac0 "$mac0" --rate 10kpps --duration 2 --flows 253 --link-timeout 5 \
+		--json "$tmp/fwd.json" || rc=$?
+	show "$tmp/tgen.out"
+}
+fwd_run
+check "vfwd_takes_a_second_tgen_after_the_first_exits" test "$rc" -eq 0
+if [ "$rc" -ne 0 ]; then
+	echo "# restarting vfwd to go on with the other checks"
+	stop_dut
+	start_vfwd
+	fwd_run
+fi
+check "every_routed_packet_comes_back" test "$rc" -eq 0 -a "$(jq '.trial.tx_packets > 0 and
+	.trial.rx_packets == .trial.tx_packets' "$tmp/fwd.json")" = true
+
+stop_dut
+start_vfwd
+rc=0
+tgen run --dst-mac0 "$mac0" --dst-mac1 "$mac1" --bidir --rate 10kpps --duration 2 \
+	--json "$tmp/bidir.json" || rc=$?
+show "$tmp/tgen.out"
+ctl show errors >"$tmp/errors.txt" 2>&1 || true
+show "$tmp/errors.txt"
+tx1=$(jq '.trial.directions[1].tx_packets' "$tmp/bidir.json")
+check "reverse_direction_without_route_is_lost_exactly" test "$rc" -eq 0 -a "$tx1" -gt 0 -a \
+	"$(jq '.trial.directions[1].rx_packets == 0 and
+	.trial.directions[0].rx_packets == .trial.directions[0].tx_packets and
+	.trial.loss_packets == .trial.directions[1].tx_packets' "$tmp/bidir.json")" = true
+# vfwd's own "no route" counter holds exactly the packets tgen lost, plus the warm-up packets
+# tgen sent on port1 (a fresh vfwd)
+noroute=$(awk '/no route/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }' \
+	"$tmp/errors.txt")
+wu1=$(jq '.warmup.tx_packets[1]' "$tmp/bidir.json")
+echo "# tgen lost $tx1 of direction 1 (+ $wu1 warm-up); vfwd no route: ${noroute:-none}"
+check "vfwd_counts_the_same_drops_under_no_route" test -n "$noroute" -a \
+	"${noroute:-0}" -eq $((tx1 + wu1))
+finish
