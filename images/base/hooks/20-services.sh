@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Units: networkd renders cloud-init's management network; background jobs that would
+# disturb a benchmark (apt timers, scrubbing, trimming) are masked.
+set -euo pipefail
+root=$1
+chroot "$root" systemctl enable systemd-networkd.service fwdlab-ssh-hostkeys.service \
+	fwdlab-dataplane.service
+chroot "$root" systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
+	e2scrub_reap.service fstrim.timer systemd-networkd-wait-online.service 2>/dev/null
