@@ -134,7 +134,7 @@ ssh_key() {
 # ---- the DUT and the TG -----------------------------------------------------------------
 
 dut_ctl() {
-	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl "$(printf '%q ' "$@")"
+	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "$(printf '%q ' "$@")"
 }
 
 dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json; }
@@ -410,7 +410,7 @@ tg_install_hooks() {
 exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 	-o LogLevel=ERROR -o BatchMode=yes -o ControlMaster=auto \
 	-o ControlPath=/run/fwdlab-dut.ctl -o ControlPersist=120 \
-	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl "\$@"
+	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "\$@"
 EOF
 }
 

@@ -98,6 +98,12 @@ cmp_group_index(struct cmp *c, const char *g)
 }
 
 static int
+cmp_group_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static int
 cmp_collect_groups(struct cmp *c, const struct runset *rs, const struct cmp_opts *o, char *err,
 		   size_t errlen)
 {
@@ -114,8 +120,7 @@ cmp_collect_groups(struct cmp *c, const struct runset *rs, const struct cmp_opts
 		}
 		str_copy(c->groups[c->ngroups++], sizeof(c->groups[0]), r->group);
 	}
-	qsort(c->groups, c->ngroups, sizeof(c->groups[0]),
-	      (int (*)(const void *, const void *))strcmp);
+	qsort(c->groups, c->ngroups, sizeof(c->groups[0]), cmp_group_names);
 	c->base = 0;
 	if (o->base != NULL) {
 		int b = cmp_group_index(c, o->base);
@@ -246,7 +251,8 @@ cmp_build(const struct runset *rs, const struct cmp_opts *o, struct cmp *c, char
 				c->mixed_duts = 1;
 		}
 	}
-	qsort(c->figs, c->nfigs, sizeof(*c->figs), cmp_fig_order);
+	if (c->nfigs > 0)
+		qsort(c->figs, c->nfigs, sizeof(*c->figs), cmp_fig_order);
 	return 0;
 }
 

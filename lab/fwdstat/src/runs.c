@@ -211,7 +211,8 @@ runs_walk(struct runset *rs, const char *dir, int depth, int flags, char *err, s
 		n++;
 	}
 	closedir(dh);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n && ret == 0; i++)
 		ret = runs_walk(rs, names[i], depth + 1, flags, err, errlen);
 	for (size_t i = 0; i < n; i++)
@@ -268,7 +269,8 @@ cmp_runs(const void *a, const void *b)
 void
 runs_sort(struct runset *rs)
 {
-	qsort(rs->v, rs->n, sizeof(*rs->v), cmp_runs);
+	if (rs->n > 0)
+		qsort(rs->v, rs->n, sizeof(*rs->v), cmp_runs);
 }
 
 int
