@@ -161,6 +161,15 @@ starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* A CLI prompt: the first word ends with '#' or '>' ("vpp#", "DBGvpp#", "vfwd>"). */
+static int
+is_prompt(const char *s)
+{
+	size_t n = strcspn(s, " \t");
+
+	return n > 0 && (s[n - 1] == '#' || s[n - 1] == '>');
+}
+
 /* "Thread 1 vpp_wk_0 (lcore 2)" or "Thread 0 vpp_main" */
 static int
 rt_parse_thread_line(const char *s, struct rt_dump *d, struct rt_thread **cur)
@@ -235,7 +244,7 @@ rt_parse_text(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 			cur->header_seen = 1;
 			continue;
 		}
-		if (cur == NULL || !cur->header_seen || t != s || strchr(s, '#') != NULL)
+		if (cur == NULL || !cur->header_seen || t != s || is_prompt(s))
 			continue; /* preamble, indented notes, prompts */
 		{
 			struct rt_node *node = rt_node_add(cur);
