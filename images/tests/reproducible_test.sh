@@ -13,6 +13,13 @@ roles=("$@")
 tmp=$(mktemp -d /tmp/fwdlab-repro.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+# Both builds take the payload from one snapshot (someone may rebuild vfwd meanwhile).
+top=$(cd "$images/.." && pwd)
+mkdir -p "$tmp/payload"
+cp -R "${VFWD_BUILD:-$top/build/vfwd/${VARIANT:-default}}" "$tmp/payload/vfwd"
+cp -R "${TGEN_BUILD:-$top/build/tgen}" "$tmp/payload/tgen"
+export VFWD_BUILD=$tmp/payload/vfwd TGEN_BUILD=$tmp/payload/tgen
+
 build() { # ROLE DIR
 	OUT=$2 WORK=$tmp/work-$1 FORCE=1 KEEP_ROOTFS=0 "$images/build-image" "$1" >"$2.log" 2>&1 || {
 		sed 's/^/# /' "$2.log"
@@ -30,7 +37,11 @@ for role in "${roles[@]}"; do
 	start=$(date +%s)
 	if ! build "$role" "$tmp/b"; then echo "not ok $n - $name # scratch build failed"; continue; fi
 	a=$images/out
-	if [ "$(cat "$a/$role.key" 2>/dev/null)" != "$(cat "$tmp/b/$role.key")" ]; then
+	# images/out counts as the first build when it was made from the same inputs and
+	# the same payload build-info (the inputs key leaves out built_at and git_rev).
+	if [ "$(cat "$a/$role.key" 2>/dev/null)" != "$(cat "$tmp/b/$role.key")" ] ||
+		[ "$(jq -S .payload.build_info "$a/$role.manifest.json")" != \
+			"$(jq -S .payload.build_info "$tmp/b/$role.manifest.json")" ]; then
 		a=$tmp/a
 		if ! build "$role" "$a"; then echo "not ok $n - $name # scratch build failed"; continue; fi
 	fi
