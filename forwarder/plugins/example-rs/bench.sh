@@ -4,24 +4,27 @@
 # frames from net_pcap (infinite_rx) to net_null (--no-huge); both plugins are loaded, one
 # feature is enabled on port0 per run; runs are interleaved A B A B A B; each run is a
 # fresh vfwd, a warm-up, `clear runtime`, a measured interval and `show runtime json`.
-# Prints a Markdown table per run and the medians.
+# Prints a Markdown table per run and the medians. When valgrind is installed it also
+# counts the instructions each process function runs per packet (callgrind, one run each
+# over a finite pcap): a figure that the load of a shared machine does not move.
 #
-#   bench.sh [-r REPEATS] [-d SECONDS] [-w WARMUP] [-s FRAME-SIZE] [-o KEEP-DIR]
-#   (defaults: 3 repeats, 5 s measured, 2 s warm-up, 1500-byte frames)
+#   bench.sh [-r REPEATS] [-d SECONDS] [-w WARMUP] [-s FRAME-SIZE] [-o KEEP-DIR] [-n]
+#   (defaults: 3 repeats, 5 s measured, 2 s warm-up, 1500-byte frames; -n: no callgrind)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=forwarder/plugins/example-rs/tests/lib.sh
 . "$here/tests/lib.sh"
 
-repeats=3 duration=5 warmup=2 size=1500 keep=""
-while getopts "r:d:w:s:o:h" opt; do
+repeats=3 duration=5 warmup=2 size=1500 keep="" callgrind=1
+while getopts "r:d:w:s:o:nh" opt; do
 	case "$opt" in
 	r) repeats=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	w) warmup=$OPTARG ;;
 	s) size=$OPTARG ;;
 	o) keep=$OPTARG ;;
-	*) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	n) callgrind=0 ;;
+	*) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 done
 for n in "$repeats" "$duration" "$warmup" "$size"; do
@@ -56,6 +59,31 @@ one_run() {
 	rt=$d/show_runtime.json
 	jq -r --arg n "$feature" '.threads[] | . as $t | .nodes[] | select(.name == $n) |
 		"\(.clocks) \(.vectors_per_call) \(.vectors / $t.time / 1e6)"' "$rt"
+}
+
+# instructions DIR FEATURE: callgrind's instruction count of FEATURE's process function
+# over N packets of a finite pcap, as "instructions packets".
+instructions() {
+	local d=$1 feature=$2 n=25600 pid fn
+	fn=$([ "$feature" = example ] && echo example_process || echo '*example_rs_process*')
+	mkdir -p "$d"
+	vfwd_plugins "$d"
+	vfwd_setup "$d" "$feature" port0
+	"$PCAPTOOL" udp "$d/in.pcap" "$size" "$n"
+	vfwd_conf "$d" "net_pcap0,rx_pcap=$d/in.pcap" "net_null0,no-rx=1"
+	valgrind --tool=callgrind --callgrind-out-file="$d/callgrind.out" --toggle-collect="$fn" \
+		"$VFWD_BUILD/bin/vfwd" -c "$d/startup.conf" >"$d/vfwd.log" 2>&1 &
+	pid=$!
+	vfwd_pids+=("$pid")
+	echo "$pid" >"$d/vfwd.pid"
+	for _ in $(seq 1 240); do
+		[ -S "$d/cli.sock" ] && [ "$(port_counters "$d" | cut -d' ' -f1)" = "$n" ] && break
+		sleep 0.5
+	done
+	sleep 1
+	vfwd_stop "$d" || true
+	callgrind_annotate "$d/callgrind.out" 2>/dev/null |
+		awk -v n="$n" '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1, n; exit }'
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -99,4 +127,20 @@ for f in example example-rs; do
 	eval "med_${f//-/_}=$c"
 done
 # shellcheck disable=SC2154 # set by the eval above
-printf '\nexample-rs / example (median clocks/packet): %.2f\n' "$(echo "$med_example_rs / $med_example" | bc -l)"
+printf '\nexample-rs / example (median clocks/packet): %.2f\n' "$(awk -v a="$med_example_rs" -v b="$med_example" 'BEGIN { print a / b }')"
+
+if [ "$callgrind" -eq 1 ] && ! command -v valgrind >/dev/null; then
+	echo; echo "(valgrind is not installed: no instruction counts)"
+	callgrind=0
+fi
+[ "$callgrind" -eq 1 ] || exit 0
+echo
+echo "Instructions per packet of the process function (callgrind, 25600 packets, 256 a vector):"
+echo
+echo "| node | instructions | packets | instructions/packet |"
+echo "|------|-------------:|--------:|--------------------:|"
+for f in example example-rs; do
+	read -r ir n < <(instructions "$tmp/callgrind-$f" "$f")
+	[ -n "${ir:-}" ] || { echo "bench.sh: callgrind run of $f gave no count" >&2; exit 1; }
+	printf '| %s | %s | %s | %.2f |\n' "$f" "$ir" "$n" "$(awk -v a="$ir" -v b="$n" 'BEGIN { print a / b }')"
+done
