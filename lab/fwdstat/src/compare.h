@@ -31,7 +31,7 @@ struct cmp {
 	char groups[CMP_MAX_GROUPS][32];
 	const struct run *group_first[CMP_MAX_GROUPS]; /* describes the group's DUT build */
 	size_t group_runs[CMP_MAX_GROUPS];
-	int mixed_duts;	/* some group holds runs of more than one DUT (a sweep, not an A/B) */
+	int mixed_duts; /* some group holds runs of more than one DUT (a sweep, not an A/B) */
 	size_t ngroups, base;
 	char (*profiles)[96];
 	size_t nprofiles, pcap;

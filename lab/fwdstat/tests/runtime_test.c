@@ -141,7 +141,7 @@ test_vfwd_text_and_json_agree(void)
 {
 	struct rt_dump t, j;
 	char err[256];
-	const char *nodes[] = { "ethernet-input", "ip4-lookup", "ip4-rewrite", "port1-tx" };
+	const char *nodes[] = {"ethernet-input", "ip4-lookup", "ip4-rewrite", "port1-tx"};
 
 	if (!tap_ok(load("vfwd_host_run.txt", &t, err, sizeof(err)) == 0 &&
 			    load("vfwd_host_run.json", &j, err, sizeof(err)) == 0,
@@ -156,7 +156,8 @@ test_vfwd_text_and_json_agree(void)
 		struct rt_figure b = rt_node_figure(&j, nodes[i], RT_WORKERS);
 		char name[96];
 
-		snprintf(name, sizeof(name), "text_clocks_within_half_percent_of_json_%s", nodes[i]);
+		snprintf(name, sizeof(name), "text_clocks_within_half_percent_of_json_%s",
+			 nodes[i]);
 		tap_ok(a.vectors == b.vectors && a.vectors > 0 &&
 			       fabs(a.clocks_per_packet / b.clocks_per_packet - 1) < 0.005,
 		       name);
