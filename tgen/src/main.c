@@ -54,7 +54,7 @@ usage(FILE *f)
 	      "  --gw0 IP, --gw1 IP      resolve the destination MAC by ARP (--gw = port0)\n"
 	      "  --ip0 IP, --ip1 IP      our address per port, answered in ARP\n"
 	      "  --warmup S              before the first trial, send a packet every 10 ms until\n"
-	      "                          one comes back, at most S s (default 2; 0: off)\n"
+	      "                          one comes back, at most S s (default 5; 0: off)\n"
 	      "  --drain S               receive window after each trial (default 0.5)\n"
 	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
 	      "  --pdr-loss X            PDR loss ratio, 0.005 or 0.5% (default 0.5%)\n"
@@ -657,7 +657,7 @@ main(int argc, char **argv)
 	o.width = 0.005;
 	o.pdr_loss = 0.005;
 	o.link_timeout_s = 10;
-	o.warmup_s = 2;
+	o.warmup_s = 5;
 	o.max_trials = 60;
 	o.nb_desc = 1024;
 	o.nb_mbufs = 16384;

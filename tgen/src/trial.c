@@ -231,8 +231,20 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 			next_progress += c->tsc_hz;
 		}
 	}
-	end = now;
-	drain_end = end + (uint64_t)(c->drain_s * (double)c->tsc_hz);
+	if (now < end)
+		end = now; /* interrupted */
+	/* slots of the schedule the host did not let tgen send before the end were skipped */
+	for (d = 0; d < ndir; d++) {
+		struct tgen_pacer *pc = &t.pacer[d];
+		uint64_t slots;
+
+		if (pc->tsc_per_pkt <= 0)
+			continue;
+		slots = (uint64_t)((double)(end - start) / pc->tsc_per_pkt);
+		if (slots > pc->sent)
+			pc->skipped += slots - pc->sent;
+	}
+	drain_end = rte_rdtsc() + (uint64_t)(c->drain_s * (double)c->tsc_hz);
 	while (rte_rdtsc() < drain_end && !tgen_quit)
 		rx_poll(c, &t);
 	memset(res, 0, sizeof(*res));

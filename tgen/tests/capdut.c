@@ -62,10 +62,10 @@ port_init(uint16_t port, struct rte_mempool *mp)
 	ret = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (ret < 0)
 		return ret;
-	ret = rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL, mp);
+	ret = rte_eth_rx_queue_setup(port, 0, 4096, rte_eth_dev_socket_id(port), NULL, mp);
 	if (ret < 0)
 		return ret;
-	ret = rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL);
+	ret = rte_eth_tx_queue_setup(port, 0, 4096, rte_eth_dev_socket_id(port), NULL);
 	if (ret < 0)
 		return ret;
 	return rte_eth_dev_start(port);
@@ -143,7 +143,7 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (rte_eth_dev_count_avail() < 2)
 		rte_exit(EXIT_FAILURE, "capdut: need two ports\n");
-	mp = rte_pktmbuf_pool_create("capdut", 8192, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+	mp = rte_pktmbuf_pool_create("capdut", 16384, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 				     rte_socket_id());
 	if (mp == NULL)
 		rte_exit(EXIT_FAILURE, "capdut: no mempool\n");

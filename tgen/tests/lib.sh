@@ -57,15 +57,15 @@ need() { # file: skip the whole test when a binary is missing
 }
 
 DUT_EAL=(--no-huge -m 512 --no-pci --file-prefix "dut-$id" --log-level=5
-	--vdev "net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=1024"
-	--vdev "net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=1024")
+	--vdev "net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=4096"
+	--vdev "net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=4096")
 TG_EAL=(-l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5
 	--vdev "net_vhost0,iface=$tmp/port0.sock,client=1"
 	--vdev "net_vhost1,iface=$tmp/port1.sock,client=1")
 
 start_testpmd() { # extra testpmd args
-	setsid dpdk-testpmd -l 0,1 "${DUT_EAL[@]}" -- --total-num-mbufs=16384 \
-		--forward-mode=io --stats-period 1 "$@" >"$tmp/dut.log" 2>&1 </dev/null &
+	setsid dpdk-testpmd -l 0,1 "${DUT_EAL[@]}" -- --total-num-mbufs=32768 \
+		--forward-mode=io --rxd=4096 --txd=4096 --stats-period 1 "$@" >"$tmp/dut.log" 2>&1 </dev/null &
 	dut_pid=$!
 }
 

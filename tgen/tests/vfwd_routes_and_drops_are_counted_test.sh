@@ -28,8 +28,8 @@ cpu { main-core 0  corelist-workers 1 }
 dpdk {
 	eal-args "--no-huge -m 512 --no-pci --file-prefix dut-$id --log-level=5"
 	num-mbufs 16384
-	vdev net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=1024,mac=$mac0 { name port0 }
-	vdev net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=1024,mac=$mac1 { name port1 }
+	vdev net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=4096,mac=$mac0 { name port0 }
+	vdev net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=4096,mac=$mac1 { name port1 }
 }
 CONF
 start_vfwd() {
