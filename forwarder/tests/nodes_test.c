@@ -445,6 +445,30 @@ mixed_vector_splits_by_next_node(void)
 }
 
 static int
+merged_vectors_larger_than_a_burst_are_forwarded(void)
+{
+	static struct rte_mbuf *out[600];
+	unsigned n = 0, k;
+	int ok = 1;
+
+	for (int p = 0; p < 2; p++) {
+		for (int i = 0; i < 256; i++) {
+			struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 1, (uint8_t)i), 64, 17);
+
+			m->port = vfwd.ports[p].port_id;
+			if (rte_ring_enqueue(rx_ring[p], m) < 0)
+				rte_pktmbuf_free(m);
+		}
+	}
+	walk();
+	while ((k = drain(1, out + n, 600 - n)) > 0)
+		n += k;
+	CHECK(n == 512, "%u of 512 forwarded", n);
+	free_all(out, n);
+	return ok;
+}
+
+static int
 random_frames_never_crash_and_are_accounted(void)
 {
 	struct rte_mbuf *out[300];
@@ -602,6 +626,7 @@ main(int argc, char **argv)
 	TEST(example_feature_drops_icmp_and_counts_it);
 	TEST(l2_xconnect_passes_frames_untouched);
 	TEST(mixed_vector_splits_by_next_node);
+	TEST(merged_vectors_larger_than_a_burst_are_forwarded);
 	TEST(random_frames_never_crash_and_are_accounted);
 	TEST(show_runtime_has_vpp_layout);
 	TEST(unknown_command_is_an_error_and_changes_nothing);

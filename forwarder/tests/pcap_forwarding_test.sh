@@ -19,6 +19,7 @@ err_count() { # node reason
 	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
 		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
 }
+rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
 rx_packets() {
 	"$vfwdctl" -s "$tmp/cli.sock" show interfaces | awk '$1 == "port0" { print $NF; exit }'
 }
@@ -50,7 +51,7 @@ CONF
 	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$name.log" 2>&1 &
 	pid=$!
 	want=$(count in)
-	if ! wait_for test -S "$tmp/cli.sock" || ! wait_for test "$(rx_packets)" = "$want"; then
+	if ! wait_for test -S "$tmp/cli.sock" || ! wait_for rx_packets_are "$want"; then
 		echo "# vfwd did not take in $want packets; log:"
 		sed 's/^/# /' "$tmp/vfwd-$name.log"
 		tap fail "${name}_vfwd_received_the_pcap"

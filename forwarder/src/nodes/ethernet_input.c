@@ -53,7 +53,7 @@ ethernet_input_process(struct rte_graph *graph, struct rte_node *node, void **ob
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	uint16_t i = 0, n_spec = 0;
 
 	for (; i + 8 <= cnt; i += 4) {

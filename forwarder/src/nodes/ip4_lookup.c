@@ -67,7 +67,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	struct rte_lpm *lpm = fib_lpm;
 	uint16_t i = 0, n_spec = 0;
 	uint32_t hop[4];

@@ -60,7 +60,7 @@ ip4_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	rte_edge_t spec = adj_table[*mbuf_adj(pkts[0])].tx_edge;
 	uint16_t i = 0, n_spec = 0;
 

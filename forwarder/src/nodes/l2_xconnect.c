@@ -12,7 +12,7 @@ static uint16_t
 l2_xconnect_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
-	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	rte_edge_t spec = l2_xconnect_next[pkts[0]->port];
 	uint16_t n_spec = 0;
 

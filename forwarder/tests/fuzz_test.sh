@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer entry point briefly (FUZZ_SECONDS, default 5) from the
+# committed seed corpora; new inputs go to a temporary folder, never to the repo.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+secs=${FUZZ_SECONDS:-5}
+export VFWD_EXAMPLE_PLUGIN=${VFWD_EXAMPLE_PLUGIN:-$build/plugins/example_plugin.so}
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+
+for f in packet cli startup; do
+	bin=$testbin/fuzz_$f
+	if [ ! -x "$bin" ]; then
+		n_tap=$((n_tap + 1))
+		echo "ok $n_tap - fuzz_${f}_survives_${secs}s # SKIP clang/libFuzzer not available"
+		continue
+	fi
+	mkdir -p "$tmp/$f"
+	if timeout $((secs + 60)) "$bin" -max_total_time="$secs" -print_final_stats=0 \
+		"$tmp/$f" "$here/../fuzz/corpus/$f" >"$tmp/$f.log" 2>&1; then
+		echo "# $(grep -E 'DONE' "$tmp/$f.log" | tail -1)"
+		tap ok "fuzz_${f}_survives_${secs}s"
+	else
+		grep -E -A30 'ERROR|SUMMARY|deadly' "$tmp/$f.log" | head -40 | sed 's/^/# /'
+		cp "$tmp/$f.log" "${TOP:-$top}/build/fuzz_$f.log" 2>/dev/null || true
+		tap fail "fuzz_${f}_survives_${secs}s"
+	fi
+done
+echo "1..$n_tap"
+exit "$failed"
