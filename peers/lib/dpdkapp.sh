@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# L3FWD_* are read by the backends that source this file.
+# shellcheck disable=SC2034
 # Process handling for DPDK apps that run without a CLI (l3fwd, l3fwd-graph): start in the
 # background with a log, stop with SIGTERM (they close their ports on it, which flushes
 # net_pcap's output), counters through DPDK telemetry. Sourced after common.sh.
@@ -75,4 +77,11 @@ l3fwd_eth_dest_args() { # -> L3FWD_ARGS
 		fi
 		[ -z "$mac" ] || L3FWD_ARGS+=("--eth-dest=$p,$mac")
 	done
+}
+
+# -P (promiscuous) for PCI ports, where the NIC filters by MAC; vdevs (net_pcap, virtio-user
+# without a control queue) deliver every frame and refuse the call, which l3fwd treats as fatal.
+l3fwd_promisc_arg() { # -> L3FWD_PROMISC
+	L3FWD_PROMISC=()
+	if is_pci "${CFG_PORT[0]}"; then L3FWD_PROMISC=(-P); fi
 }
