@@ -3,10 +3,11 @@
 # graph laid out as DPDK lays it out) and reports each as a TAP line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$(cd ../../.. && pwd)/build/example-rs/target}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 rc=0
-cargo test --offline -- --test-threads=1 >"$out" 2>&1 || rc=$?
+"${CARGO:-cargo}" test --offline -- --test-threads=1 >"$out" 2>&1 || rc=$?
 n=0
 while read -r _ name _ result; do
 	n=$((n + 1))

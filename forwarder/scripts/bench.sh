@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# make bench: one worker, 64-byte IPv4/UDP from net_pcap (infinite_rx) to
+# net_null, for vfwd (plain and with the example feature), DPDK's l3fwd-graph
+# and testpmd io, one after the other in the same run. Prints Mpps, per-node
+# clocks/packet and the ratios. Not a test: numbers on a shared 2-core box are
+# noisy; compare ratios from one run.
+#   scripts/bench.sh BUILD_DIR     (env: BENCH_SECONDS=8 BENCH_REPEAT=2)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=${TOP:-$(cd "$here/.." && pwd)}
+build=${1:-$top/build/vfwd/default}
+secs=${BENCH_SECONDS:-8}
+repeat=${BENCH_REPEAT:-2}
+work=$top/build/bench
+mkdir -p "$work"
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ---- input: 1024 x 64-byte frames 198.18.0.1 -> 198.18.1.x ----
+python3 -c "
+import sys; sys.path.insert(0, '$here/tests')
+import pcaptool as t
+f = [t.eth(bytes.fromhex('020000000001'), t.SRC_MAC, 0x0800,
+           t.ip4([198, 18, 0, 1], [198, 18, 1, 1 + i % 250], 17, t.udp(1025, 12, 18)))
+     for i in range(1024)]
+t.write_pcap('$tmp/in.pcap', f)
+"
+eal_common="--no-huge -m 1024 --no-pci --log-level=*:warning"
+pcap_rx="net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1"
+# l3fwd-graph wants a tx queue per lcore: a second rx file gives the pcap port two
+pcap_rx2="net_pcap0,rx_pcap=$tmp/in.pcap,rx_pcap=$tmp/in.pcap,infinite_rx=1"
+null_tx="net_null0,no-rx=1"
+
+# ---- l3fwd-graph from dpdk-doc's sources, built under build/ ----
+l3fwd=""
+if [ -d /usr/share/dpdk/examples/l3fwd-graph ]; then
+	rm -rf "$work/l3fwd-graph"
+	cp -r /usr/share/dpdk/examples/l3fwd-graph "$work/"
+	if make -s -C "$work/l3fwd-graph" >"$work/l3fwd-graph.build.log" 2>&1; then
+		l3fwd=$work/l3fwd-graph/build/l3fwd-graph
+	else
+		echo "bench: l3fwd-graph did not build (see $work/l3fwd-graph.build.log)"
+	fi
+else
+	echo "bench: /usr/share/dpdk/examples/l3fwd-graph missing (apt-get install dpdk-doc)"
+fi
+
+run_vfwd() { # example(0|1) -> prints "mpps e i l r x" (x = example clocks)
+	cat >"$tmp/setup.cli" <<CLI
+set interface ip address port0 10.0.0.1/24
+set interface ip address port1 10.0.1.1/24
+set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+ip route add 198.18.1.0/24 via 10.0.1.2 port1
+CLI
+	if [ "$1" = 1 ]; then
+		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
+	fi
+	cat >"$tmp/vfwd.conf" <<CONF
+unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
+cpu { main-core 0  corelist-workers 1 }
+dpdk {
+	eal-args "$eal_common --file-prefix vfwd-bench-$$"
+	num-mbufs 16384
+	vdev $pcap_rx { name port0 }
+	vdev $null_tx { name port1 }
+}
+CONF
+	"$build/bin/vfwd" -c "$tmp/vfwd.conf" >"$tmp/vfwd.log" 2>&1 &
+	pid=$!
+	local i
+	for i in $(seq 1 100); do
+		[ -S "$tmp/cli.sock" ] && break
+		sleep 0.1
+	done
+	sleep 2
+	"$build/bin/vfwdctl" -s "$tmp/cli.sock" clear runtime
+	sleep "$secs"
+	"$build/bin/vfwdctl" -s "$tmp/cli.sock" show runtime json >"$tmp/rt.json"
+	"$build/bin/vfwdctl" -s "$tmp/cli.sock" show runtime >"$work/vfwd-example$1.runtime.txt"
+	kill "$pid"
+	wait "$pid" || true
+	pid=""
+	python3 - "$tmp/rt.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["threads"][1]
+nodes = {n["name"]: n for n in w["nodes"]}
+def clk(name):
+    n = nodes.get(name)
+    return n["clocks"] if n else 0.0
+tx = nodes.get("port1-tx", {"vectors": 0})["vectors"]
+print("%.3f %.1f %.1f %.1f %.1f %.1f" % (tx / w["time"] / 1e6, clk("ethernet-input"),
+      clk("ip4-input"), clk("ip4-lookup"), clk("ip4-rewrite"), clk("example")))
+PY
+}
+
+run_l3fwd() { # -> "mpps cls lookup rewrite"
+	[ -n "$l3fwd" ] || { echo "0 0 0 0"; return; }
+	"$l3fwd" -l 0,1 $eal_common --file-prefix "l3fwd-bench-$$" \
+		--vdev "$pcap_rx2" --vdev "$null_tx" -- -p 0x3 -P \
+		--config="(0,0,1)" >"$tmp/l3fwd.log" 2>&1 &
+	pid=$!
+	sleep $((secs + 2))
+	kill -INT "$pid"
+	wait "$pid" || true
+	pid=""
+	python3 - "$tmp/l3fwd.log" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+tables = text.split("\x1b[2J")
+stats = {}
+for t in tables[-3:-1] if len(tables) > 2 else tables[-1:]:
+    for line in t.splitlines():
+        f = [x.strip() for x in line.split("|")]
+        if len(f) >= 8 and f[1] and f[2].isdigit():
+            objs_call, mpps, cyc_call = float(f[5]), float(f[6]), float(f[7])
+            stats.setdefault(f[1], []).append((mpps, cyc_call / objs_call if objs_call else 0))
+def get(prefix, i):
+    v = [s[-1][i] for k, s in stats.items() if k.startswith(prefix)]
+    return max(v) if v else 0.0
+print("%.3f %.1f %.1f %.1f" % (get("ethdev_tx-1", 0), get("pkt_cls", 1), get("ip4_lookup", 1),
+      get("ip4_rewrite", 1)))
+PY
+}
+
+run_testpmd() { # -> "mpps"
+	command -v dpdk-testpmd >/dev/null || { echo 0; return; }
+	dpdk-testpmd -l 0,1 $eal_common --file-prefix "tpmd-bench-$$" \
+		--vdev "$pcap_rx" --vdev "$null_tx" -- --forward-mode=io --nb-cores=1 \
+		--total-num-mbufs=16384 --stats-period 2 >"$tmp/testpmd.log" 2>&1 </dev/null &
+	pid=$!
+	sleep $((secs + 2))
+	kill -INT "$pid"
+	wait "$pid" || true
+	pid=""
+	awk '/statistics for port 1/ { p = 1 } /statistics for port 0/ { p = 0 } p && /Tx-pps:/ { v = $2 } END { printf "%.3f\n", v / 1e6 }' \
+		"$tmp/testpmd.log"
+}
+
+printf 'bench: %s, %s s per run, %s rounds, 64-byte frames, one worker, pcap(infinite_rx) -> null\n' \
+	"$build" "$secs" "$repeat"
+: >"$work/results.txt"
+for r in $(seq 1 "$repeat"); do
+	echo "round $r: vfwd $(run_vfwd 0 | tee -a "$work/v0.txt")"
+	echo "round $r: vfwd+example $(run_vfwd 1 | tee -a "$work/v1.txt")"
+	echo "round $r: l3fwd-graph $(run_l3fwd | tee -a "$work/l3.txt")"
+	echo "round $r: testpmd-io $(run_testpmd | tee -a "$work/tp.txt")"
+done
+python3 - "$work" <<'PY'
+import statistics as st, sys, os
+w = sys.argv[1]
+def rows(n):
+    p = os.path.join(w, n)
+    r = [list(map(float, l.split())) for l in open(p) if l.strip()]
+    os.remove(p)
+    return r
+def med(r, i):
+    return st.median(x[i] for x in r) if r else 0.0
+v0, v1, l3, tp = rows("v0.txt"), rows("v1.txt"), rows("l3.txt"), rows("tp.txt")
+core = [med(v0, i) for i in range(1, 5)]
+print()
+print("| forwarder | Mpps (median) | ratio to l3fwd-graph |")
+print("|---|---|---|")
+ref = med(l3, 0) or float("nan")
+for name, m in (("vfwd", med(v0, 0)), ("vfwd + example feature", med(v1, 0)),
+                ("l3fwd-graph", med(l3, 0)), ("testpmd io", med(tp, 0))):
+    print("| %s | %.2f | %.2fx |" % (name, m, m / ref))
+print()
+print("vfwd clocks/packet: ethernet-input %.1f, ip4-input %.1f, ip4-lookup %.1f, "
+      "ip4-rewrite %.1f, sum %.1f (target <= 60)" % (*core, sum(core)))
+print("vfwd example feature: %.1f clocks/packet (target <= 6)" % med(v1, 5))
+print("l3fwd-graph clocks/packet: pkt_cls %.1f, ip4_lookup %.1f, ip4_rewrite %.1f, sum %.1f"
+      % (med(l3, 1), med(l3, 2), med(l3, 3), med(l3, 1) + med(l3, 2) + med(l3, 3)))
+PY
