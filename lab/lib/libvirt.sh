@@ -197,7 +197,7 @@ kvm_probe() {
 	fi
 	kernel=${FWDLAB_PROBE_KERNEL:-}
 	if [ -z "$kernel" ]; then
-		kernel=$(find /boot "$TOP/images/out" -maxdepth 1 -name 'vmlinuz*' 2>/dev/null | head -n1)
+		kernel=$(find /boot "$TOP/images/out" -maxdepth 1 -name '*vmlinuz*' 2>/dev/null | head -n1)
 	fi
 	if [ -z "$kernel" ]; then
 		# No kernel to boot: -cpu host is the next best sign (it fails at once where KVM
