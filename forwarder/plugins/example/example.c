@@ -22,38 +22,37 @@ static const char *const example_error_strings[] = {
 #undef _
 };
 
-static inline int
-example_is_icmp(const struct rte_mbuf *m)
+static inline uint8_t
+example_proto(const struct rte_mbuf *m)
 {
-	const struct rte_ipv4_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-
-	return ip->next_proto_id == IPPROTO_ICMP;
+	return rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN)
+		->next_proto_id;
 }
 
 static uint16_t
 example_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
-	uint16_t next = vfwd_feature_next(node, pkts[0]);
+	const uint16_t port = pkts[0]->port;
 	uint16_t i = 0, n_icmp = 0;
+	unsigned odd = 0;
 
 	/* fast path: no ICMP and one input interface, so the stream moves whole */
 	for (; i + 4 <= cnt; i += 4)
-		n_icmp += example_is_icmp(pkts[i]) + example_is_icmp(pkts[i + 1]) +
-			  example_is_icmp(pkts[i + 2]) + example_is_icmp(pkts[i + 3]) +
-			  (pkts[i]->port != pkts[0]->port) + (pkts[i + 1]->port != pkts[0]->port) +
-			  (pkts[i + 2]->port != pkts[0]->port) +
-			  (pkts[i + 3]->port != pkts[0]->port);
+		odd |= (example_proto(pkts[i]) == IPPROTO_ICMP) |
+		       (example_proto(pkts[i + 1]) == IPPROTO_ICMP) |
+		       (example_proto(pkts[i + 2]) == IPPROTO_ICMP) |
+		       (example_proto(pkts[i + 3]) == IPPROTO_ICMP) | (pkts[i]->port != port) |
+		       (pkts[i + 1]->port != port) | (pkts[i + 2]->port != port) |
+		       (pkts[i + 3]->port != port);
 	for (; i < cnt; i++)
-		n_icmp += example_is_icmp(pkts[i]) + (pkts[i]->port != pkts[0]->port);
-	if (likely(n_icmp == 0)) {
-		rte_node_next_stream_move(graph, node, next);
+		odd |= (example_proto(pkts[i]) == IPPROTO_ICMP) | (pkts[i]->port != port);
+	if (likely(!odd)) {
+		rte_node_next_stream_move(graph, node, vfwd_feature_next(node, pkts[0]));
 		return cnt;
 	}
-	n_icmp = 0;
 	for (i = 0; i < cnt; i++) {
-		if (example_is_icmp(pkts[i])) {
+		if (example_proto(pkts[i]) == IPPROTO_ICMP) {
 			n_icmp++;
 			rte_node_enqueue_x1(graph, node, VFWD_FEATURE_NEXT_DROP, pkts[i]);
 		} else {

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Micro-benchmark (run by `make bench`, not a test): 256-packet vectors of
+ * 64-byte IPv4/UDP walk the real graph from a net_ring port; for each node the
+ * clocks/packet of every walk are recorded and the median and minimum over
+ * the walks printed. The minimum filters out preemption on a shared machine.
+ *   nodes_bench [example_plugin.so] [walks]
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#include "vfwd_int.h"
+
+#define BURST 256
+#define MAX_TRACKED 32
+
+static struct rte_ring *rx_ring, *rx_idle, *tx_ring[2];
+
+static int
+cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+	int rc = cli_execute(line, &out);
+
+	if (out.error)
+		fprintf(stderr, "%s: %.*s", line, (int)out.len, out.buf);
+	cli_out_free(&out);
+	return out.error ? -1 : rc;
+}
+
+static void
+fill(struct rte_mbuf *m, unsigned i)
+{
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+
+	rte_pktmbuf_reset(m);
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	memset(eth, 0, 60);
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(46);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = RTE_BE32(RTE_IPV4(198, 18, 0, 1));
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 1, 1 + i % 250));
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	m->port = vfwd.ports[0].port_id;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	char prefix[64], err[256];
+	char *eal[] = {"nodes_bench", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
+		       "--no-telemetry", "--log-level=*:error", "--file-prefix", prefix, NULL};
+	unsigned walks = argc > 2 ? (unsigned)atoi(argv[2]) : 3000;
+	static struct rte_mbuf *pkts[BURST];
+	struct rte_node *tracked[MAX_TRACKED];
+	double *samples[MAX_TRACKED];
+	unsigned n_tracked = 0;
+	struct rte_node *node;
+	rte_graph_off_t off;
+	rte_node_t count;
+
+	snprintf(prefix, sizeof(prefix), "vfwd-nodes-bench-%d", getpid());
+	if (rte_eal_init(11, eal) < 0)
+		return 1;
+	cli_builtin_register();
+	if (mbuf_meta_init() < 0 || vfwd_pool_create(4096) < 0)
+		return 1;
+	rx_ring = rte_ring_create("brx", 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	rx_idle = rte_ring_create("bidle", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	for (int p = 0; p < 2; p++) {
+		char name[32];
+		int id;
+
+		snprintf(name, sizeof(name), "btx%d", p);
+		tx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "net_ring_b%d", p);
+		id = rte_eth_from_rings(name, p ? &rx_idle : &rx_ring, 1, &tx_ring[p], 1, 0);
+		snprintf(name, sizeof(name), "port%d", p);
+		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
+			return 1;
+	}
+	vfwd.n_workers = 1;
+	vfwd.worker_lcore[0] = rte_lcore_id();
+	if (argc > 1 && argv[1][0] && plugin_load_one(argv[1], err, sizeof(err)) < 0)
+		fprintf(stderr, "%s\n", err);
+	if (vfwd_dataplane_init(err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (cli("set interface ip address port0 10.0.0.1/24") < 0 ||
+	    cli("set interface ip address port1 10.0.1.1/24") < 0 ||
+	    cli("set ip neighbor port1 10.0.1.2 02:00:00:00:01:02") < 0 ||
+	    cli("ip route add 198.18.1.0/24 via 10.0.1.2 port1") < 0)
+		return 1;
+	if (argc > 1 && argv[1][0])
+		cli("set interface feature port0 example arc ip4-unicast");
+	rte_graph_foreach_node (count, off, vfwd.graph[0], node) {
+		if (n_tracked < MAX_TRACKED && strcmp(node->name, "port1-rx") != 0) {
+			tracked[n_tracked] = node;
+			samples[n_tracked++] = calloc(walks, sizeof(double));
+		}
+	}
+	if (rte_pktmbuf_alloc_bulk(vfwd.pool, pkts, BURST) < 0)
+		return 1;
+	for (unsigned w = 0; w < walks; w++) {
+		uint64_t c0[MAX_TRACKED], o0[MAX_TRACKED];
+		unsigned n;
+
+		for (unsigned i = 0; i < BURST; i++)
+			fill(pkts[i], i);
+		rte_ring_enqueue_bulk(rx_ring, (void **)pkts, BURST, NULL);
+		for (unsigned k = 0; k < n_tracked; k++) {
+			c0[k] = tracked[k]->total_cycles;
+			o0[k] = tracked[k]->total_objs;
+		}
+		rte_graph_walk(vfwd.graph[0]);
+		for (unsigned k = 0; k < n_tracked; k++) {
+			uint64_t o = tracked[k]->total_objs - o0[k];
+
+			samples[k][w] = o ? (double)(tracked[k]->total_cycles - c0[k]) / (double)o
+					  : -1;
+		}
+		n = rte_ring_dequeue_burst(tx_ring[1], (void **)pkts, BURST, NULL);
+		if (n != BURST) {
+			fprintf(stderr, "walk %u: %u of %u packets forwarded\n", w, n, BURST);
+			return 1;
+		}
+	}
+	printf("%-20s %10s %10s   (clocks/packet over %u walks of %u packets)\n", "node", "median",
+	       "min", walks, BURST);
+	for (unsigned k = 0; k < n_tracked; k++) {
+		double *s = samples[k];
+		unsigned m = 0;
+
+		for (unsigned w = 0; w < walks; w++)
+			if (s[w] >= 0)
+				s[m++] = s[w];
+		if (m == 0)
+			continue;
+		qsort(s, m, sizeof(double), cmp_double);
+		printf("%-20s %10.1f %10.1f\n", tracked[k]->name, s[m / 2], s[0]);
+	}
+	return 0;
+}
