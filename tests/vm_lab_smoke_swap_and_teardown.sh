@@ -12,6 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 tmp=$(mktemp -d)
+chmod 0755 "$tmp" # QEMU runs as libvirt-qemu and must reach the lab's disks
 export FWDLAB_NAME=fwsmoke FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results
 export FWDLAB_MGMT_SUBNET=${FWDLAB_MGMT_SUBNET:-192.168.157} TOPOLOGY=b2b
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages

@@ -233,6 +233,18 @@ topo_access() {
 
 # ---- up ---------------------------------------------------------------------------------
 
+# qemu_can_reach DIR: QEMU runs as libvirt-qemu on Debian; the disks and seeds in DIR are
+# useless to it when a parent folder is closed to others (mktemp -d makes 0700 folders).
+qemu_can_reach() {
+	local user
+	user=$(sed -n 's/^[[:space:]]*user[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' \
+		/etc/libvirt/qemu.conf 2>/dev/null | tail -n1)
+	user=${user:-libvirt-qemu}
+	[ "$user" != root ] && id "$user" >/dev/null 2>&1 || return 0
+	runuser -u "$user" -- test -x "$1" ||
+		die "QEMU (user $user) cannot reach $1: open its parent folders to others (chmod o+x)"
+}
+
 node_image() {
 	local image
 	image=$(kv_get "$TOPO_CONF" "$1.image")
@@ -348,6 +360,7 @@ topo_up() {
 		make -C "$TOP" images || die "make images failed"
 	fi
 	ssh_key
+	qemu_can_reach "$STATE"
 	local node mem=0 uri
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		if uri_is_local "$(node_uri "$node")"; then
