@@ -5,8 +5,9 @@
 # timestamps net_pcap stamps at transmit differ), `show interfaces` is identical and
 # `show errors` is identical but for the node name. Each run also drops and counts every
 # ICMP packet and forwards every other routable IPv4 packet, so two runs that did nothing
-# cannot pass. Two scenarios: one input port (whole vectors move on the fast path, mixed
-# ones split), and two input ports whose packets share vectors (split by input port).
+# cannot pass. Three scenarios: one input port (whole vectors move on the fast path, mixed
+# ones split), two input ports whose packets share vectors (split by input port), and two
+# busy ports whose merged vectors outgrow the next nodes' streams.
 # shellcheck disable=SC2016,SC2317 # functions run through check(), conditions are eval'd
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../../.." && pwd)
@@ -108,4 +109,11 @@ scenario one "one port" "$tmp/mixed0.pcap" "$tmp/empty.pcap" port0
 scenario two "two ports" "$tmp/small0.pcap" "$tmp/small1.pcap" port0 port1
 check "two ports: example-rs vectors held packets of both ports (vectors/call > 120)" \
 	eval '[ "$(runtime_row "$tmp/two-rs/show_runtime.txt" example-rs vpc | cut -d. -f1)" -gt 120 ]'
+
+# 700 packets a port: two full rx bursts merge into vectors of up to 512 packets, past the
+# 256 a node's stream holds at first (streams grow through __rte_node_stream_alloc_size).
+"$PCAPTOOL" mixed "$tmp/mixed1.pcap" --reverse
+scenario big "two busy ports" "$tmp/mixed0.pcap" "$tmp/mixed1.pcap" port0 port1
+check "two busy ports: example-rs vectors held more than 256 packets" \
+	eval '[ "$(runtime_row "$tmp/big-rs/show_runtime.txt" example-rs vpc | cut -d. -f1)" -gt 256 ]'
 exit "$TAP_FAILED"
