@@ -21,6 +21,7 @@ struct tgen_ctx {
 	struct rte_mempool *tx_pool, *rx_pool;
 	struct tgen_profile profile;
 	struct tgen_stream stream[TGEN_NDIR];
+	struct tgen_tmpl tmpl[TGEN_NDIR][TGEN_IMIX_PERIOD]; /* udp: [d][0] */
 	uint64_t link_bps;
 	uint64_t tsc_hz;
 	double drain_s;

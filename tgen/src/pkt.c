@@ -118,6 +118,47 @@ tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, u
 	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
 }
 
+void
+tgen_tmpl_init(struct tgen_tmpl *t, const struct tgen_stream *s, uint16_t frame_size)
+{
+	uint8_t buf[TGEN_HDR_LEN + sizeof(struct tgen_sig)];
+	const uint8_t *ip = buf + 14;
+	uint32_t sum = 0;
+	int i;
+
+	tgen_pkt_build(buf, s, frame_size, 0, 0, 0);
+	memcpy(t->hdr, buf, TGEN_HDR_LEN);
+	for (i = 0; i < 20; i += 2)
+		if (i != 10 && i != 12 && i != 14) /* checksum, source address */
+			sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+	t->ck_base = sum;
+	t->frame_size = frame_size;
+}
+
+void
+tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_stream *s, uint32_t seq,
+		uint8_t trial, uint64_t tsc)
+{
+	struct tgen_sig sig;
+	uint32_t src, sum;
+
+	memcpy(buf, t->hdr, TGEN_HDR_LEN);
+	if (s->flows > 1) {
+		src = s->src_ip + seq % s->flows;
+		sum = t->ck_base + (src >> 16) + (src & 0xffff);
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		put32(buf + 26, src);
+		put16(buf + 24, (uint16_t)~sum);
+	}
+	sig.magic = htons(TGEN_SIG_MAGIC);
+	sig.dir = s->dir;
+	sig.trial = trial;
+	sig.seq = seq;
+	sig.tsc = tsc;
+	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+}
+
 const struct tgen_sig *
 tgen_pkt_parse(const uint8_t *buf, uint32_t len)
 {

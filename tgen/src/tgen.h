@@ -59,6 +59,18 @@ uint16_t tgen_profile_max_frame(const struct tgen_profile *p);
 /* Writes headers and signature of packet seq into buf (frame_size - FCS bytes long). */
 void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
 		    uint8_t trial, uint64_t tsc);
+/* The fast path: headers prebuilt once per stream and frame size; per packet a copy, the
+ * source address and checksum when flows > 1, and the signature. Same bytes as
+ * tgen_pkt_build. */
+struct tgen_tmpl {
+	uint8_t hdr[TGEN_HDR_LEN];
+	uint32_t ck_base; /* one's complement sum of the IPv4 header without source, checksum */
+	uint16_t frame_size;
+};
+
+void tgen_tmpl_init(struct tgen_tmpl *t, const struct tgen_stream *s, uint16_t frame_size);
+void tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_stream *s,
+		     uint32_t seq, uint8_t trial, uint64_t tsc);
 /* Returns the signature of a tgen packet or NULL when buf is not one of ours. */
 const struct tgen_sig *tgen_pkt_parse(const uint8_t *buf, uint32_t len);
 int tgen_mac_parse(const char *s, uint8_t mac[6]);

@@ -26,7 +26,7 @@ void
 tgen_streams_init(struct tgen_ctx *c)
 {
 	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-	int d;
+	int d, i;
 
 	for (d = 0; d < TGEN_NDIR; d++) {
 		struct tgen_stream *s = &c->stream[d];
@@ -39,6 +39,8 @@ tgen_streams_init(struct tgen_ctx *c)
 		s->dport = d == 0 ? 12 : 1025;
 		s->flows = c->profile.flows;
 		s->dir = d;
+		for (i = 0; i < TGEN_IMIX_PERIOD; i++)
+			tgen_tmpl_init(&c->tmpl[d][i], s, tgen_profile_frame_size(&c->profile, i));
 	}
 }
 
@@ -91,23 +93,25 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 	struct rte_mbuf *pkts[32];
 	uint32_t n = tgen_pacer_due(pc, now), i;
 	uint64_t slot = pc->sent, tsc;
-	uint16_t sent, size;
+	uint16_t sent;
+	bool imix;
 
 	if (n == 0)
 		return;
 	if (rte_pktmbuf_alloc_bulk(c->tx_pool, pkts, n) != 0)
 		return; /* the pacer falls behind and says so */
+	imix = c->profile.kind == TGEN_PROFILE_IMIX;
 	for (i = 0; i < n; i++) {
 		uint32_t seq = (uint32_t)(slot + i);
+		const struct tgen_tmpl *tm = &c->tmpl[d][imix ? seq % TGEN_IMIX_PERIOD : 0];
 
 		tsc = pc->tsc_per_pkt > 0
 			      ? pc->start_tsc + (uint64_t)((double)(slot + i) * pc->tsc_per_pkt)
 			      : now;
-		size = tgen_profile_frame_size(&c->profile, seq);
-		tgen_pkt_build(rte_pktmbuf_mtod(pkts[i], uint8_t *), &c->stream[d], size, seq,
-			       t->tag, tsc);
-		pkts[i]->data_len = pkts[i]->pkt_len = size - TGEN_FCS_LEN;
-		t->tx_bytes += size;
+		tgen_tmpl_build(rte_pktmbuf_mtod(pkts[i], uint8_t *), tm, &c->stream[d], seq,
+				t->tag, tsc);
+		pkts[i]->data_len = pkts[i]->pkt_len = tm->frame_size - TGEN_FCS_LEN;
+		t->tx_bytes += tm->frame_size;
 	}
 	sent = rte_eth_tx_burst(c->port[d].id, 0, pkts, n);
 	if (sent < n) {

@@ -104,6 +104,33 @@ test_flows(void)
 }
 
 static void
+test_template(void)
+{
+	static const uint16_t sizes[] = {64, 594, 1518, 9000};
+	static const uint32_t flows[] = {1, 253, 65536};
+	uint8_t a[128], b[128];
+	int ok = 1;
+	uint32_t seq;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (j = 0; j < sizeof(flows) / sizeof(flows[0]); j++) {
+			struct tgen_stream s = stream0(flows[j]);
+			struct tgen_tmpl t;
+
+			tgen_tmpl_init(&t, &s, sizes[i]);
+			for (seq = 0; seq < 70000; seq += 997) {
+				tgen_pkt_build(a, &s, sizes[i], seq, 9, seq * 3ull);
+				tgen_tmpl_build(b, &t, &s, seq, 9, seq * 3ull);
+				ok = ok && memcmp(a, b, TGEN_HDR_LEN + 16) == 0 &&
+				     ip_cksum_ok(b + 14);
+			}
+		}
+	}
+	tap(ok, "template_fast_path_builds_the_same_bytes_as_the_plain_builder");
+}
+
+static void
 test_imix(void)
 {
 	struct tgen_profile p = {.kind = TGEN_PROFILE_IMIX, .flows = 1};
@@ -319,6 +346,7 @@ main(void)
 {
 	test_udp_packet();
 	test_flows();
+	test_template();
 	test_imix();
 	test_arp();
 	test_rates();

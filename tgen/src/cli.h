@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef TGEN_CLI_H
+#define TGEN_CLI_H
+
+#include <stdio.h>
+
+#include "dp.h"
+
+struct opts {
+	const char *mode;
+	const char *json;
+	const char *pre_trial, *post_trial;
+	struct tgen_rate rate, min_rate, max_rate;
+	bool max_rate_set, strict_rate;
+	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;
+	uint32_t max_trials;
+	uint16_t nb_desc;
+	uint32_t nb_mbufs;
+};
+
+void tgen_cli_usage(FILE *f);
+/* Prints "tgen: --OPT VAL: WHY" and returns -EINVAL. */
+int tgen_cli_bad(const char *opt, const char *val, const char *why);
+/* argv[1] is the mode; 0 or -EINVAL (the message is printed). */
+int tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv);
+
+#endif
