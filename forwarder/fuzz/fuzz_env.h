@@ -50,8 +50,18 @@ static int
 fz_setup(void)
 {
 	static char prefix[64];
-	char *eal[] = {"fuzz", "--no-huge", "-m", "256", "--no-pci", "-l", "0", "--no-telemetry",
-		       "--log-level=*:error", "--file-prefix", prefix, NULL};
+	char *eal[] = {"fuzz",
+		       "--no-huge",
+		       "-m",
+		       "256",
+		       "--no-pci",
+		       "-l",
+		       "0",
+		       "--no-telemetry",
+		       "--log-level=*:error",
+		       "--file-prefix",
+		       prefix,
+		       NULL};
 	char err[256];
 	const char *plugin = getenv("VFWD_EXAMPLE_PLUGIN");
 

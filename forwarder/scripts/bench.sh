@@ -33,7 +33,7 @@ f = [t.eth(bytes.fromhex('020000000001'), t.SRC_MAC, 0x0800,
      for i in range(1024)]
 t.write_pcap('$tmp/in.pcap', f)
 "
-eal_common="--no-huge -m 1024 --no-pci --log-level=*:warning"
+eal_common=(--no-huge -m 1024 --no-pci "--log-level=*:warning")
 pcap_rx="net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1"
 # l3fwd-graph wants a tx queue per lcore: a second rx file gives the pcap port two
 pcap_rx2="net_pcap0,rx_pcap=$tmp/in.pcap,rx_pcap=$tmp/in.pcap,infinite_rx=1"
@@ -67,7 +67,7 @@ CLI
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
 cpu { main-core 0  corelist-workers 1 }
 dpdk {
-	eal-args "$eal_common --file-prefix vfwd-bench-$$"
+	eal-args "${eal_common[*]} --file-prefix vfwd-bench-$$"
 	num-mbufs 16384
 	vdev $pcap_rx { name port0 }
 	vdev $null_tx { name port1 }
@@ -75,8 +75,7 @@ dpdk {
 CONF
 	"$build/bin/vfwd" -c "$tmp/vfwd.conf" >"$tmp/vfwd.log" 2>&1 &
 	pid=$!
-	local i
-	for i in $(seq 1 100); do
+	for _ in $(seq 1 100); do
 		[ -S "$tmp/cli.sock" ] && break
 		sleep 0.1
 	done
@@ -104,7 +103,7 @@ PY
 
 run_l3fwd() { # -> "mpps cls lookup rewrite"
 	[ -n "$l3fwd" ] || { echo "0 0 0 0"; return; }
-	"$l3fwd" -l 0,1 $eal_common --file-prefix "l3fwd-bench-$$" \
+	"$l3fwd" -l 0,1 "${eal_common[@]}" --file-prefix "l3fwd-bench-$$" \
 		--vdev "$pcap_rx2" --vdev "$null_tx" -- -p 0x3 -P \
 		--config="(0,0,1)" >"$tmp/l3fwd.log" 2>&1 &
 	pid=$!
@@ -133,7 +132,7 @@ PY
 
 run_testpmd() { # -> "mpps"
 	command -v dpdk-testpmd >/dev/null || { echo 0; return; }
-	dpdk-testpmd -l 0,1 $eal_common --file-prefix "tpmd-bench-$$" \
+	dpdk-testpmd -l 0,1 "${eal_common[@]}" --file-prefix "tpmd-bench-$$" \
 		--vdev "$pcap_rx" --vdev "$null_tx" -- --forward-mode=io --nb-cores=1 \
 		--total-num-mbufs=16384 --stats-period 2 >"$tmp/testpmd.log" 2>&1 </dev/null &
 	pid=$!

@@ -11,7 +11,7 @@ for dir in "$root"/*/; do
 	v=$(basename "$dir")
 	lib=$dir/lib/libvfwd.so
 	bin=$dir/bin/vfwd
-	[ -f "$lib" ] && [ -f "$bin" ] || continue
+	if [ ! -f "$lib" ] || [ ! -f "$bin" ]; then continue; fi
 	found=1
 	lj=$(readelf -rW "$lib" | grep -c 'JUMP_SLO' || true)
 	bj=$(readelf -rW "$bin" | grep -c 'JUMP_SLO' || true)

@@ -241,7 +241,8 @@ cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)
 	bool del;
 
 	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "del") != 0))
-		return cli_error(out, -EINVAL, "usage: set interface ip address IFACE A.B.C.D/LEN [del]");
+		return cli_error(out, -EINVAL,
+				 "usage: set interface ip address IFACE A.B.C.D/LEN [del]");
 	p = arg_port(out, argv[0]);
 	if (p == NULL)
 		return -ENODEV;
@@ -451,8 +452,8 @@ cmd_show_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 		snprintf(txq, sizeof(txq), "%s-tx", p->name);
 		txfull = err_get(txq, "tx queue full");
 		vfwd_cli_printf(out, "%-16s%4u  %-6s%-20s%-20s%-16s%" PRIu64 "\n", p->name,
-				p->port_id, link.link_status ? "up" : "down", mac, ip,
-				"rx packets", st.ipackets);
+				p->port_id, link.link_status ? "up" : "down", mac, ip, "rx packets",
+				st.ipackets);
 		show_counter(out, false, p, ip, "rx bytes", st.ibytes);
 		show_counter(out, false, p, ip, "tx packets", st.opackets);
 		show_counter(out, false, p, ip, "tx bytes", st.obytes);
@@ -576,8 +577,8 @@ cmd_show_version(struct vfwd_cli_out *out, int argc, char **argv)
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
-	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION,
-			vfwd_install_dir(), rte_version(), VFWD_PLUGIN_ABI_VERSION);
+	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION, vfwd_install_dir(),
+			rte_version(), VFWD_PLUGIN_ABI_VERSION);
 	snprintf(path, sizeof(path), "%s/build-info.json", vfwd_install_dir());
 	f = fopen(path, "r");
 	if (f == NULL) {

@@ -19,8 +19,8 @@ struct lexer {
 	bool quoted;
 	char *err;
 	size_t errlen;
-	int open_line;		/* line of the innermost '{' */
-	int cpu_line;		/* line of the cpu settings, for cross-checks */
+	int open_line; /* line of the innermost '{' */
+	int cpu_line;  /* line of the cpu settings, for cross-checks */
 };
 
 static int
@@ -190,7 +190,8 @@ parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
 		if (tok_is(lx, "cli-listen"))
-			rc = lex_value(lx, "cli-listen", conf->cli_listen, sizeof(conf->cli_listen));
+			rc = lex_value(lx, "cli-listen", conf->cli_listen,
+				       sizeof(conf->cli_listen));
 		else if (tok_is(lx, "exec") || tok_is(lx, "startup-config"))
 			rc = lex_value(lx, "exec", conf->exec, sizeof(conf->exec));
 		else if (tok_is(lx, "log"))
@@ -202,7 +203,8 @@ parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	return rc < 0 ? rc
+		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -224,7 +226,8 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	return rc < 0 ? rc
+		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -305,7 +308,8 @@ parse_dpdk(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	return rc < 0 ? rc
+		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 static int
@@ -330,8 +334,10 @@ parse_plugin(struct lexer *lx, struct vfwd_conf *conf)
 		else if (tok_is(lx, "disable"))
 			pc->disable = true;
 		else
-			return lex_error(lx, lx->tok_line, "plugin option is enable or disable, "
-					 "not '%s'", lx->tok);
+			return lex_error(lx, lx->tok_line,
+					 "plugin option is enable or disable, "
+					 "not '%s'",
+					 lx->tok);
 	}
 	if (rc == 0)
 		return lex_error(lx, lx->open_line, "missing '}' for this '{'");
@@ -355,7 +361,8 @@ parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? rc : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	return rc < 0 ? rc
+		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
 void

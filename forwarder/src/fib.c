@@ -163,8 +163,8 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 }
 
 int
-fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
-	      char *err, size_t errlen)
+fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t, char *err,
+	      size_t errlen)
 {
 	int adj, rc;
 

@@ -20,6 +20,7 @@ struct loaded_plugin {
 
 static struct loaded_plugin loaded[32];
 static unsigned n_loaded;
+static char plugin_dir[PATH_LEN];
 
 /* The build folder vfwd runs from: the parent of the folder holding libvfwd. */
 const char *
@@ -113,6 +114,7 @@ plugins_load(const struct vfwd_conf *conf, char *err, size_t errlen)
 		snprintf(dir, sizeof(dir), "%s", conf->plugin_path);
 	else
 		snprintf(dir, sizeof(dir), "%s/plugins", vfwd_install_dir());
+	snprintf(plugin_dir, sizeof(plugin_dir), "%s", dir);
 	n = scandir(dir, &list, so_filter, alphasort);
 	if (n < 0) {
 		if (conf->plugin_path[0] == '\0')
@@ -146,7 +148,7 @@ plugins_load(const struct vfwd_conf *conf, char *err, size_t errlen)
 void
 plugins_show(struct vfwd_cli_out *out)
 {
-	vfwd_cli_printf(out, " Plugin path is: %s/plugins\n\n", vfwd_install_dir());
+	vfwd_cli_printf(out, " Plugin path is: %s\n\n", plugin_dir[0] ? plugin_dir : "(none)");
 	vfwd_cli_printf(out, "     %-40s%-12s%s\n", "Plugin", "Version", "Description");
 	for (unsigned i = 0; i < n_loaded; i++) {
 		const struct vfwd_plugin *d = loaded[i].desc;

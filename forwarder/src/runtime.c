@@ -55,14 +55,16 @@ runtime_rows(unsigned w, struct node_row *rows)
 
 	if (g == NULL)
 		return 0;
-	rte_graph_foreach_node (count, off, g, node) {
+	rte_graph_foreach_node(count, off, g, node)
+	{
 		const struct node_base *b = node->id < MAX_NODES ? &rt_base[w][node->id] : NULL;
 		struct node_row *r = &rows[n];
 		uint64_t calls = __atomic_load_n(&node->total_calls, __ATOMIC_RELAXED);
 
 		r->name = node->name;
 		r->calls = calls - (b ? b->calls : 0);
-		r->vectors = __atomic_load_n(&node->total_objs, __ATOMIC_RELAXED) - (b ? b->objs : 0);
+		r->vectors =
+			__atomic_load_n(&node->total_objs, __ATOMIC_RELAXED) - (b ? b->objs : 0);
 		r->clocks = __atomic_load_n(&node->total_cycles, __ATOMIC_RELAXED) -
 			    (b ? b->cycles : 0);
 		r->is_input = ends_with(node->name, "-rx");
@@ -194,10 +196,11 @@ thread_json(struct vfwd_cli_out *out, int idx, const char *name, unsigned lcore,
 
 		vfwd_cli_printf(out,
 				"%s{\"name\": \"%s\", \"state\": \"%s\", \"calls\": %" PRIu64
-				", \"vectors\": %" PRIu64 ", \"suspends\": 0, \"clocks_total\": %" PRIu64
+				", \"vectors\": %" PRIu64
+				", \"suspends\": 0, \"clocks_total\": %" PRIu64
 				", \"clocks\": %.4f, \"vectors_per_call\": %.4f}",
-				i ? ", " : "", r->name, r->state, r->calls, r->vectors, r->clocks, x,
-				r->calls ? (double)r->vectors / (double)r->calls : 0);
+				i ? ", " : "", r->name, r->state, r->calls, r->vectors, r->clocks,
+				x, r->calls ? (double)r->vectors / (double)r->calls : 0);
 	}
 	vfwd_cli_printf(out, "]}");
 }
@@ -250,7 +253,8 @@ runtime_clear(void)
 		rt_base_loops[w] = __atomic_load_n(&vfwd.loops[w], __ATOMIC_RELAXED);
 		if (g == NULL)
 			continue;
-		rte_graph_foreach_node (count, off, g, node) {
+		rte_graph_foreach_node(count, off, g, node)
+		{
 			if (node->id >= MAX_NODES)
 				continue;
 			rt_base[w][node->id].calls = node->total_calls;
@@ -260,7 +264,6 @@ runtime_clear(void)
 	}
 	rt_clear_tsc[0] = now;
 }
-
 
 void
 runtime_start(void)

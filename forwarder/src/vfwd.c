@@ -183,8 +183,10 @@ VFWD_API int
 vfwd_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"config", required_argument, NULL, 'c'}, {"check", no_argument, NULL, 'k'},
-		{"version", no_argument, NULL, 'V'},	  {"help", no_argument, NULL, 'h'},
+		{"config", required_argument, NULL, 'c'},
+		{"check", no_argument, NULL, 'k'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct vfwd_conf *conf = &vfwd.conf;

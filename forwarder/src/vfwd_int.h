@@ -20,7 +20,7 @@
 #define MAX_WORKERS 16
 #define MAX_FEATURES 16
 #define MAX_ERRORS 512
-#define MAX_RXQ 2	/* rx queues of one port polled by one worker */
+#define MAX_RXQ 2 /* rx queues of one port polled by one worker */
 #define NAME_LEN 32
 #define PATH_LEN 256
 
@@ -66,9 +66,9 @@ struct port {
 	uint16_t nb_rxq, nb_txq;
 	uint16_t nb_rxd, nb_txd;
 	struct rte_ether_addr mac;
-	uint32_t ip4;		/* host order, 0 when unset */
+	uint32_t ip4; /* host order, 0 when unset */
 	uint8_t ip4_len;
-	int xconnect;		/* peer port index, -1 when l3 */
+	int xconnect; /* peer port index, -1 when l3 */
 	rte_node_t rx_node, output_node, tx_node;
 	bool txq_shared;
 	rte_spinlock_t txq_lock[MAX_WORKERS];
@@ -89,9 +89,9 @@ struct vfwd_main {
 	rte_graph_t graph_id[MAX_WORKERS];
 	uint64_t loops[MAX_WORKERS];
 	volatile bool quit;
-	struct rte_ring *punt_ring;	/* ARP replies for the main lcore to learn from */
+	struct rte_ring *punt_ring; /* ARP replies for the main lcore to learn from */
 	uint64_t tsc_hz;
-	int cur_worker;			/* worker whose graph is being created */
+	int cur_worker; /* worker whose graph is being created */
 };
 
 extern struct vfwd_main vfwd;
@@ -160,12 +160,12 @@ int feature_slot_by_node(const char *node);
 enum adj_type { ADJ_DROP, ADJ_LOCAL, ADJ_GLEAN, ADJ_REWRITE };
 struct adj {
 	uint8_t type;
-	uint8_t valid;		/* rewrite ready */
-	uint16_t port_id;	/* ethdev port */
-	uint16_t tx_edge;	/* edge from ip4-rewrite to <port>-output */
+	uint8_t valid;	  /* rewrite ready */
+	uint16_t port_id; /* ethdev port */
+	uint16_t tx_edge; /* edge from ip4-rewrite to <port>-output */
 	uint16_t refs;
-	uint32_t nh;		/* next hop, host order */
-	uint8_t rewrite[12];	/* dst mac, src mac */
+	uint32_t nh;	     /* next hop, host order */
+	uint8_t rewrite[12]; /* dst mac, src mac */
 };
 #define MAX_ADJ 4096
 extern struct adj adj_table[MAX_ADJ];

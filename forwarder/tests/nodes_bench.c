@@ -66,8 +66,18 @@ int
 main(int argc, char **argv)
 {
 	char prefix[64], err[256];
-	char *eal[] = {"nodes_bench", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
-		       "--no-telemetry", "--log-level=*:error", "--file-prefix", prefix, NULL};
+	char *eal[] = {"nodes_bench",
+		       "--no-huge",
+		       "-m",
+		       "256",
+		       "--no-pci",
+		       "-l",
+		       "0",
+		       "--no-telemetry",
+		       "--log-level=*:error",
+		       "--file-prefix",
+		       prefix,
+		       NULL};
 	unsigned walks = argc > 2 ? (unsigned)atoi(argv[2]) : 3000;
 	static struct rte_mbuf *pkts[BURST];
 	struct rte_node *tracked[MAX_TRACKED];
@@ -112,7 +122,8 @@ main(int argc, char **argv)
 		return 1;
 	if (argc > 1 && argv[1][0])
 		cli("set interface feature port0 example arc ip4-unicast");
-	rte_graph_foreach_node (count, off, vfwd.graph[0], node) {
+	rte_graph_foreach_node(count, off, vfwd.graph[0], node)
+	{
 		if (n_tracked < MAX_TRACKED && strcmp(node->name, "port1-rx") != 0) {
 			tracked[n_tracked] = node;
 			samples[n_tracked++] = calloc(walks, sizeof(double));
@@ -135,8 +146,8 @@ main(int argc, char **argv)
 		for (unsigned k = 0; k < n_tracked; k++) {
 			uint64_t o = tracked[k]->total_objs - o0[k];
 
-			samples[k][w] = o ? (double)(tracked[k]->total_cycles - c0[k]) / (double)o
-					  : -1;
+			samples[k][w] =
+				o ? (double)(tracked[k]->total_cycles - c0[k]) / (double)o : -1;
 		}
 		n = rte_ring_dequeue_burst(tx_ring[1], (void **)pkts, BURST, NULL);
 		if (n != BURST) {

@@ -500,8 +500,7 @@ random_frames_never_crash_and_are_accounted(void)
 			free_all(out, n);
 		}
 	}
-	CHECK(rte_mempool_avail_count(vfwd.pool) + rte_mempool_in_use_count(vfwd.pool) > 0,
-	      "pool");
+	CHECK(rte_mempool_avail_count(vfwd.pool) + rte_mempool_in_use_count(vfwd.pool) > 0, "pool");
 	printf("# %u random frames, %u left the box\n", sent, left);
 	return ok;
 }
@@ -551,7 +550,7 @@ static int
 setup(const char *plugin)
 {
 	char prefix[64], err[256];
-	char *eal[] = {"nodes_test", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
+	char *eal[] = {"nodes_test",	      "--no-huge",     "-m",   "256", "--no-pci", "-l", "0",
 		       "--log-level=*:error", "--file-prefix", prefix, NULL};
 	int rc;
 

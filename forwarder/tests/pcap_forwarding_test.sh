@@ -36,7 +36,7 @@ CLI
 	if [ -n "$example" ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
 	fi
-	python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00 $example
+	python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00 ${example:+"$example"}
 	cat >"$tmp/startup.conf" <<CONF
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
 cpu { main-core 0  corelist-workers 1 }
@@ -59,7 +59,7 @@ CONF
 	fi
 	sleep 0.5
 	mac=$("$vfwdctl" -s "$tmp/cli.sock" show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
-	python3 "$here/pcaptool.py" gen "$tmp" "$mac" $example
+	python3 "$here/pcaptool.py" gen "$tmp" "$mac" ${example:+"$example"}
 	"$vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$name.txt"
 	sed 's/^/# /' "$tmp/errors-$name.txt"
 	check_counts "$name" "$example"

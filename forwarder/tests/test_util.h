@@ -11,7 +11,7 @@ static int tap_n, tap_failed;
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			printf("#   %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);         \
+			printf("#   %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);        \
 			printf(__VA_ARGS__);                                                       \
 			printf("\n");                                                              \
 			ok = 0;                                                                    \

@@ -87,8 +87,7 @@ round() { # n: one testpmd session
 	fi
 	echo "quit" >&3
 	exec 3>&-
-	local i
-	for i in $(seq 1 50); do kill -0 "$tpid" 2>/dev/null || break; sleep 0.2; done
+	for _ in $(seq 1 50); do kill -0 "$tpid" 2>/dev/null || break; sleep 0.2; done
 	kill_wait "$tpid"
 	tpid=""
 }

@@ -31,26 +31,26 @@ struct vfwd_plugin {
 };
 
 /* Define the plugin descriptor; vfwd looks up the symbol `vfwd_plugin`. */
-#define VFWD_PLUGIN_REGISTER(...)                                                                 \
-	VFWD_API const struct vfwd_plugin vfwd_plugin = {.abi_version = VFWD_PLUGIN_ABI_VERSION,  \
+#define VFWD_PLUGIN_REGISTER(...)                                                                  \
+	VFWD_API const struct vfwd_plugin vfwd_plugin = {.abi_version = VFWD_PLUGIN_ABI_VERSION,   \
 							 __VA_ARGS__}
 
 /* Context vfwd places in node->ctx of every feature node (16 bytes). */
 struct vfwd_node_ctx {
-	uint64_t *errors;		/* this worker's counters, one per reason */
-	const uint16_t *next_by_port;	/* next edge, indexed by mbuf->port */
+	uint64_t *errors;	      /* this worker's counters, one per reason */
+	const uint16_t *next_by_port; /* next edge, indexed by mbuf->port */
 };
 
 /* Edge 0 of every feature node leads to error-drop. */
 #define VFWD_FEATURE_NEXT_DROP 0
 
 struct vfwd_feature_reg {
-	const char *arc;		/* "ip4-unicast" */
-	const char *name;		/* feature and node name, e.g. "example" */
-	rte_node_process_t process;	/* the node's process function */
-	const char *const *errors;	/* counter names ("icmp packets dropped") */
+	const char *arc;	    /* "ip4-unicast" */
+	const char *name;	    /* feature and node name, e.g. "example" */
+	rte_node_process_t process; /* the node's process function */
+	const char *const *errors;  /* counter names ("icmp packets dropped") */
 	uint16_t n_errors;
-	int order;			/* features run in ascending order */
+	int order; /* features run in ascending order */
 };
 
 /* Register a feature node; call from the plugin's init. 0 or -errno. */

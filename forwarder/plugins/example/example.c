@@ -13,7 +13,7 @@ enum example_error {
 #define _(sym, str) EXAMPLE_ERROR_##sym,
 	foreach_example_error
 #undef _
-	EXAMPLE_N_ERROR,
+		EXAMPLE_N_ERROR,
 };
 
 static const char *const example_error_strings[] = {
@@ -56,8 +56,7 @@ example_process(struct rte_graph *graph, struct rte_node *node, void **objs, uin
 			n_icmp++;
 			rte_node_enqueue_x1(graph, node, VFWD_FEATURE_NEXT_DROP, pkts[i]);
 		} else {
-			rte_node_enqueue_x1(graph, node, vfwd_feature_next(node, pkts[i]),
-					    pkts[i]);
+			rte_node_enqueue_x1(graph, node, vfwd_feature_next(node, pkts[i]), pkts[i]);
 		}
 	}
 	vfwd_error_add(node, EXAMPLE_ERROR_ICMP_DROPPED, n_icmp);

@@ -11,19 +11,19 @@
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
 uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 
-#define foreach_arp_input_error                                                                   \
-	_(REPLIES_SENT, "ARP replies sent")                                                       \
-	_(LEARN_QUEUED, "ARP replies queued for learning")                                        \
-	_(TRUNCATED, "ARP truncated")                                                             \
-	_(NOT_FOR_US, "ARP request not for an interface address")                                 \
-	_(UNSUPPORTED, "ARP unsupported hardware or protocol")                                    \
+#define foreach_arp_input_error                                                                    \
+	_(REPLIES_SENT, "ARP replies sent")                                                        \
+	_(LEARN_QUEUED, "ARP replies queued for learning")                                         \
+	_(TRUNCATED, "ARP truncated")                                                              \
+	_(NOT_FOR_US, "ARP request not for an interface address")                                  \
+	_(UNSUPPORTED, "ARP unsupported hardware or protocol")                                     \
 	_(PUNT_FULL, "ARP learn queue full")
 
 enum arp_input_error {
 #define _(sym, str) ARP_INPUT_ERROR_##sym,
 	foreach_arp_input_error
 #undef _
-	ARP_INPUT_N_ERROR,
+		ARP_INPUT_N_ERROR,
 };
 
 static const char *const arp_input_error_strings[] = {

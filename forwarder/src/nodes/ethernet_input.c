@@ -14,15 +14,15 @@ enum ethernet_input_next {
 	ETHERNET_INPUT_N_NEXT,
 };
 
-#define foreach_ethernet_input_error                                                              \
-	_(TRUNCATED, "frame too short")                                                           \
+#define foreach_ethernet_input_error                                                               \
+	_(TRUNCATED, "frame too short")                                                            \
 	_(UNKNOWN_TYPE, "unknown ethertype")
 
 enum ethernet_input_error {
 #define _(sym, str) ETHERNET_INPUT_ERROR_##sym,
 	foreach_ethernet_input_error
 #undef _
-	ETHERNET_INPUT_N_ERROR,
+		ETHERNET_INPUT_N_ERROR,
 };
 
 static const char *const ethernet_input_error_strings[] = {
@@ -90,11 +90,12 @@ static struct rte_node_register ethernet_input_node = {
 	.process = ethernet_input_process,
 	.init = ethernet_input_init,
 	.nb_edges = ETHERNET_INPUT_N_NEXT,
-	.next_nodes = {
-		[ETHERNET_INPUT_NEXT_DROP] = "error-drop",
-		[ETHERNET_INPUT_NEXT_IP4] = "ip4-input",
-		[ETHERNET_INPUT_NEXT_ARP] = "arp-input",
-	},
+	.next_nodes =
+		{
+			[ETHERNET_INPUT_NEXT_DROP] = "error-drop",
+			[ETHERNET_INPUT_NEXT_IP4] = "ip4-input",
+			[ETHERNET_INPUT_NEXT_ARP] = "arp-input",
+		},
 };
 
 RTE_NODE_REGISTER(ethernet_input_node);

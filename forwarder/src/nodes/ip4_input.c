@@ -16,19 +16,19 @@ enum ip4_input_next {
 	IP4_INPUT_N_NEXT,
 };
 
-#define foreach_ip4_input_error                                                                   \
-	_(TRUNCATED, "ip4 truncated header")                                                      \
-	_(VERSION, "ip4 version != 4")                                                            \
-	_(BAD_IHL, "ip4 bad header length")                                                       \
-	_(BAD_LENGTH, "ip4 length > l2 length")                                                   \
-	_(BAD_CHECKSUM, "ip4 bad checksum")                                                       \
+#define foreach_ip4_input_error                                                                    \
+	_(TRUNCATED, "ip4 truncated header")                                                       \
+	_(VERSION, "ip4 version != 4")                                                             \
+	_(BAD_IHL, "ip4 bad header length")                                                        \
+	_(BAD_LENGTH, "ip4 length > l2 length")                                                    \
+	_(BAD_CHECKSUM, "ip4 bad checksum")                                                        \
 	_(TTL_EXPIRED, "ip4 ttl <= 1")
 
 enum ip4_input_error {
 #define _(sym, str) IP4_INPUT_ERROR_##sym,
 	foreach_ip4_input_error
 #undef _
-	IP4_INPUT_N_ERROR,
+		IP4_INPUT_N_ERROR,
 };
 
 static const char *const ip4_input_error_strings[] = {
@@ -56,7 +56,7 @@ ip4_header_sum(const struct rte_ipv4_hdr *ip, unsigned ihl)
 {
 	if (likely(ihl == sizeof(*ip)))
 		return ip4_header_sum20(ip);
-	return (uint16_t)rte_raw_cksum(ip, ihl) ;
+	return (uint16_t)rte_raw_cksum(ip, ihl);
 }
 
 static inline rte_edge_t
@@ -140,10 +140,11 @@ static struct rte_node_register ip4_input_node = {
 	.process = ip4_input_process,
 	.init = ip4_input_init,
 	.nb_edges = IP4_INPUT_N_NEXT,
-	.next_nodes = {
-		[IP4_INPUT_NEXT_DROP] = "error-drop",
-		[IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup",
-	},
+	.next_nodes =
+		{
+			[IP4_INPUT_NEXT_DROP] = "error-drop",
+			[IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup",
+		},
 };
 
 RTE_NODE_REGISTER(ip4_input_node);

@@ -15,16 +15,16 @@ enum ip4_lookup_next {
 	IP4_LOOKUP_N_NEXT,
 };
 
-#define foreach_ip4_lookup_error                                                                  \
-	_(NO_ROUTE, "no route")                                                                   \
-	_(LOCAL, "ip4 local destination (not forwarded)")                                        \
+#define foreach_ip4_lookup_error                                                                   \
+	_(NO_ROUTE, "no route")                                                                    \
+	_(LOCAL, "ip4 local destination (not forwarded)")                                          \
 	_(DROP_ROUTE, "drop route")
 
 enum ip4_lookup_error {
 #define _(sym, str) IP4_LOOKUP_ERROR_##sym,
 	foreach_ip4_lookup_error
 #undef _
-	IP4_LOOKUP_N_ERROR,
+		IP4_LOOKUP_N_ERROR,
 };
 
 static const char *const ip4_lookup_error_strings[] = {
@@ -113,10 +113,11 @@ static struct rte_node_register ip4_lookup_node = {
 	.process = ip4_lookup_process,
 	.init = ip4_lookup_init,
 	.nb_edges = IP4_LOOKUP_N_NEXT,
-	.next_nodes = {
-		[IP4_LOOKUP_NEXT_DROP] = "error-drop",
-		[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
-	},
+	.next_nodes =
+		{
+			[IP4_LOOKUP_NEXT_DROP] = "error-drop",
+			[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
+		},
 };
 
 RTE_NODE_REGISTER(ip4_lookup_node);

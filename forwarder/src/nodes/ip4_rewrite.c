@@ -21,7 +21,7 @@ enum ip4_rewrite_error {
 #define _(sym, str) IP4_REWRITE_ERROR_##sym,
 	foreach_ip4_rewrite_error
 #undef _
-	IP4_REWRITE_N_ERROR,
+		IP4_REWRITE_N_ERROR,
 };
 
 static const char *const ip4_rewrite_error_strings[] = {
@@ -96,9 +96,10 @@ static struct rte_node_register ip4_rewrite_node = {
 	.process = ip4_rewrite_process,
 	.init = ip4_rewrite_init,
 	.nb_edges = IP4_REWRITE_N_NEXT,
-	.next_nodes = {
-		[IP4_REWRITE_NEXT_DROP] = "error-drop",
-	},
+	.next_nodes =
+		{
+			[IP4_REWRITE_NEXT_DROP] = "error-drop",
+		},
 };
 
 RTE_NODE_REGISTER(ip4_rewrite_node);

@@ -160,8 +160,8 @@ port_nodes_register_all(void)
 		struct port *p = &vfwd.ports[i];
 
 		snprintf(name, sizeof(name), "%s-tx", p->name);
-		p->tx_node = node_register_dyn(name, port_tx_process, port_tx_init, 0,
-					       "error-drop");
+		p->tx_node =
+			node_register_dyn(name, port_tx_process, port_tx_init, 0, "error-drop");
 		if (err_register(name, port_tx_error_strings, 1) < 0)
 			return -ENOSPC;
 		snprintf(next, sizeof(next), "%s-tx", p->name);
