@@ -251,6 +251,7 @@ backend_main() {
 	start)
 		if backend_status >/dev/null 2>&1; then die "already running (stop it first)"; fi
 		mkdir -p "$CFG_RUNDIR"
+		remove_stale_server_sockets
 		backend_start ;;
 	stop) backend_stop ;;
 	status)
@@ -265,4 +266,15 @@ backend_main() {
 		backend_dump "$3" ;;
 	*) usage_die "unknown verb '$verb' (start|stop|status|stats|clear|dump)" ;;
 	esac
+}
+
+# A virtio-user port in server mode binds its socket path and fails when the file is left
+# over from a previous run (DPDK does not unlink it on exit). We are about to own it.
+remove_stale_server_sockets() {
+	local p path
+	for p in 0 1; do
+		[[ ${CFG_PORT[p]} == net_virtio_user* && ${CFG_PORT[p]} == *server=1* ]] || continue
+		path=$(tr ',' '\n' <<<"${CFG_PORT[p]}" | sed -n 's/^path=//p')
+		if [ -n "$path" ] && [ -S "$path" ]; then rm -f "$path"; fi
+	done
 }
