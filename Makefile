@@ -7,7 +7,7 @@ export TOP VARIANT
 
 # Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
 # test last. A folder joins by having a `check` target.
-SUITES ?= forwarder tgen lab/fwdstat peers lab images tests
+SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers lab images tests
 RESULTS := $(TOP)/build/test-results.tsv
 
 .PHONY: help lab lab-down test forwarder plugins tgen images images-verify bench \
