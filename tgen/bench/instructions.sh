@@ -28,7 +28,7 @@ HOST_PORTS=(--vdev "net_vhost0,iface=$tmp/p0.sock,client=1"
 tgen_ir() { # ports... -> instructions per packet
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.tgen" \
 		--toggle-collect=tgen_trial_run "$TGEN" -l 0 "${EAL[@]}" "$@" -- run --rate max \
-		--bidir --duration 3 --drain 0.2 --warmup 1 --json "$tmp/t.json" >"$tmp/t.out" 2>&1
+		--bidir --duration 3 --drain 0.2 --warmup 60 --json "$tmp/t.json" >"$tmp/t.out" 2>&1
 	local ir pk
 	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/t.out")
 	pk=$(jq '.trial | .tx_packets - .tx_refused + .rx_packets + .rx_other + .late_packets' \
@@ -64,7 +64,7 @@ echo "null: tgen $tg_null, flowgen $fg_null instructions/packet (tx+rx)"
 setsid dpdk-testpmd --lcores 0@1,1@1 --main-lcore 0 --no-huge -m 512 --no-pci --file-prefix "dut-$id" --log-level=5 \
 	--vdev "net_virtio_user0,path=$tmp/p0.sock,server=1,queue_size=4096" \
 	--vdev "net_virtio_user1,path=$tmp/p1.sock,server=1,queue_size=4096" \
-	-- --total-num-mbufs=32768 --rxd=4096 --txd=4096 --forward-mode=io \
+	-- --total-num-mbufs=32768 --rxd=4096 --txd=4096 --forward-mode=io --stats-period 5 \
 	>"$tmp/dut.log" 2>&1 </dev/null &
 dut_pid=$!
 tg_host=$(tgen_ir "${HOST_PORTS[@]}")

@@ -134,7 +134,7 @@ tgen_ports_wait_link(struct tgen_ctx *c, double timeout_s)
 static int
 arp_send(struct tgen_ctx *c, int p, int op, const uint8_t tmac[6], uint32_t tip)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(c->tx_pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(c->rx_pool); /* keeps the tx pool's padding */
 	uint32_t len;
 
 	if (m == NULL)
