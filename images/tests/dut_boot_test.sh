@@ -4,13 +4,13 @@
 # vfwd must answer `show version` (guest agent and ssh) within the time limit, the two
 # data NICs must be bound to uio_pci_generic with hugepages reserved, and vfwd must be
 # restarted by systemd after a crash. Prints how long boot and provisioning took.
-# TAP output. Environment: OUT (images), BOOT_LIMIT (seconds, default 300).
+# TAP output. Environment: OUT (images), BOOT_LIMIT (seconds, default 900: CI machines are shared).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 images=$(cd "$here/.." && pwd)
 top=$(cd "$images/.." && pwd)
 out=${OUT:-$images/out}
-limit=${BOOT_LIMIT:-300}
+limit=${BOOT_LIMIT:-900}
 qga=$here/qga
 
 n=0
