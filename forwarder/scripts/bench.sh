@@ -53,7 +53,8 @@ else
 	echo "bench: /usr/share/dpdk/examples/l3fwd-graph missing (apt-get install dpdk-doc)"
 fi
 
-run_vfwd() { # example(0|1) -> prints "mpps e i l r x" (x = example clocks)
+run_vfwd() { # example(0|1) [build] -> prints "mpps e i l r x" (x = example clocks)
+	local b=${2:-$build}
 	cat >"$tmp/setup.cli" <<CLI
 set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
@@ -73,17 +74,17 @@ dpdk {
 	vdev $null_tx { name port1 }
 }
 CONF
-	"$build/bin/vfwd" -c "$tmp/vfwd.conf" >"$tmp/vfwd.log" 2>&1 &
+	"$b/bin/vfwd" -c "$tmp/vfwd.conf" >"$tmp/vfwd.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 100); do
 		[ -S "$tmp/cli.sock" ] && break
 		sleep 0.1
 	done
 	sleep 2
-	"$build/bin/vfwdctl" -s "$tmp/cli.sock" clear runtime
+	"$b/bin/vfwdctl" -s "$tmp/cli.sock" clear runtime
 	sleep "$secs"
-	"$build/bin/vfwdctl" -s "$tmp/cli.sock" show runtime json >"$tmp/rt.json"
-	"$build/bin/vfwdctl" -s "$tmp/cli.sock" show runtime >"$work/vfwd-example$1.runtime.txt"
+	"$b/bin/vfwdctl" -s "$tmp/cli.sock" show runtime json >"$tmp/rt.json"
+	"$b/bin/vfwdctl" -s "$tmp/cli.sock" show runtime >"$work/vfwd-example$1.runtime.txt"
 	kill "$pid"
 	wait "$pid" || true
 	pid=""
@@ -134,26 +135,34 @@ run_testpmd() { # -> "mpps"
 	command -v dpdk-testpmd >/dev/null || { echo 0; return; }
 	dpdk-testpmd -l 0,1 "${eal_common[@]}" --file-prefix "tpmd-bench-$$" \
 		--vdev "$pcap_rx" --vdev "$null_tx" -- --forward-mode=io --nb-cores=1 \
-		--total-num-mbufs=16384 --stats-period 2 >"$tmp/testpmd.log" 2>&1 </dev/null &
+		--total-num-mbufs=16384 --stats-period 1 >"$tmp/testpmd.log" 2>&1 </dev/null &
 	pid=$!
-	sleep $((secs + 2))
+	sleep $((secs + 4))
 	kill -INT "$pid"
 	wait "$pid" || true
 	pid=""
-	awk '/statistics for port 1/ { p = 1 } /statistics for port 0/ { p = 0 } p && /Tx-pps:/ { v = $2 } END { printf "%.3f\n", v / 1e6 }' \
+	awk '/statistics for port 1/ { p = 1 } /statistics for port 0/ { p = 0 } p && /Tx-pps:/ && $2 > 0 { v = $2 } END { printf "%.3f\n", v / 1e6 }' \
 		"$tmp/testpmd.log"
 }
 
 printf 'bench: %s, %s s per run, %s rounds, 64-byte frames, one worker, pcap(infinite_rx) -> null\n' \
 	"$build" "$secs" "$repeat"
 : >"$work/results.txt"
+# link variants (issue 6): set BENCH_VARIANTS="default interposable bsymbolic" to run vfwd
+# from each build folder beside BUILD_DIR, interleaved A B C A B C
+read -r -a variants <<<"${BENCH_VARIANTS:-}"
 for r in $(seq 1 "$repeat"); do
+	for v in "${variants[@]}"; do
+		if [ -x "$top/build/vfwd/$v/bin/vfwd" ]; then
+			echo "round $r: vfwd[$v] $(run_vfwd 0 "$top/build/vfwd/$v" | tee -a "$work/var-$v.txt")"
+		fi
+	done
 	echo "round $r: vfwd $(run_vfwd 0 | tee -a "$work/v0.txt")"
 	echo "round $r: vfwd+example $(run_vfwd 1 | tee -a "$work/v1.txt")"
 	echo "round $r: l3fwd-graph $(run_l3fwd | tee -a "$work/l3.txt")"
 	echo "round $r: testpmd-io $(run_testpmd | tee -a "$work/tp.txt")"
 done
-python3 - "$work" <<'PY'
+python3 - "$work" "${variants[@]}" <<'PY'
 import statistics as st, sys, os
 w = sys.argv[1]
 def rows(n):
@@ -178,4 +187,13 @@ print("vfwd clocks/packet: ethernet-input %.1f, ip4-input %.1f, ip4-lookup %.1f,
 print("vfwd example feature: %.1f clocks/packet (target <= 6)" % med(v1, 5))
 print("l3fwd-graph clocks/packet: pkt_cls %.1f, ip4_lookup %.1f, ip4_rewrite %.1f, sum %.1f"
       % (med(l3, 1), med(l3, 2), med(l3, 3), med(l3, 1) + med(l3, 2) + med(l3, 3)))
+var = [(v, rows("var-%s.txt" % v)) for v in sys.argv[2:] if os.path.exists(os.path.join(w, "var-%s.txt" % v))]
+if var:
+    base = med(var[0][1], 0) or float("nan")
+    print()
+    print("| link variant | Mpps (median) | vs %s | 4 core nodes clocks/packet |" % var[0][0])
+    print("|---|---|---|---|")
+    for v, r in var:
+        print("| %s | %.2f | %+.1f%% | %.1f |" % (v, med(r, 0), (med(r, 0) / base - 1) * 100,
+                                               sum(med(r, i) for i in range(1, 5))))
 PY
