@@ -127,7 +127,7 @@ tgen_ports_wait_link(struct tgen_ctx *c, double timeout_s)
 			}
 			return -ETIMEDOUT;
 		}
-		rte_delay_ms(50);
+		rte_delay_us_sleep(50000); /* sleep, do not spin, while the peer comes up */
 	}
 }
 
