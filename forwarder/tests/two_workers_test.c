@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Two workers: each port's rx queue goes to its own worker graph, both share a
+ * port's single tx queue (under the lock), errors from both workers add up,
+ * and `show runtime` prints one thread block per worker. The two graphs are
+ * walked on this thread, one after the other.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#include "vfwd_int.h"
+#include "test_util.h"
+
+static struct rte_ring *rx_ring[2], *tx_ring[2];
+
+static int
+cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+	int rc = cli_execute(line, &out);
+
+	rc = out.error ? -1 : rc;
+	cli_out_free(&out);
+	return rc;
+}
+
+static void
+send_one(int port, uint32_t dst, uint8_t ttl)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	memset(eth, 0, 60);
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(46);
+	ip->time_to_live = ttl;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = RTE_BE32(RTE_IPV4(1, 1, 1, 1));
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	m->port = vfwd.ports[port].port_id;
+	if (rte_ring_enqueue(rx_ring[port], m) < 0)
+		rte_pktmbuf_free(m);
+}
+
+static unsigned
+drain(int port)
+{
+	struct rte_mbuf *m[64];
+	unsigned n = rte_ring_dequeue_burst(tx_ring[port], (void **)m, 64, NULL);
+
+	rte_pktmbuf_free_bulk(m, n);
+	return n;
+}
+
+static int
+each_worker_forwards_its_own_port(void)
+{
+	int ok = 1;
+	unsigned n0, n1;
+
+	for (int i = 0; i < 10; i++) {
+		send_one(0, RTE_IPV4(48, 0, 0, 1), 64); /* -> port1 */
+		send_one(1, RTE_IPV4(16, 0, 0, 1), 64); /* -> port0 */
+	}
+	send_one(0, RTE_IPV4(48, 0, 0, 1), 1);
+	send_one(1, RTE_IPV4(16, 0, 0, 1), 1);
+	CHECK(vfwd.graph[0] != NULL && vfwd.graph[1] != NULL, "two graphs");
+	if (!ok)
+		return 0;
+	rte_graph_walk(vfwd.graph[0]);
+	rte_graph_walk(vfwd.graph[1]);
+	n1 = drain(1);
+	n0 = drain(0);
+	CHECK(n1 == 10, "port1 sent %u", n1);
+	CHECK(n0 == 10, "port0 sent %u", n0);
+	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == 2, "ttl drops from both workers: %lu",
+	      (unsigned long)err_get("ip4-input", "ip4 ttl <= 1"));
+	CHECK(vfwd.ports[0].txq_shared && vfwd.ports[1].txq_shared, "single tx queue shared");
+	return ok;
+}
+
+static int
+show_runtime_has_one_block_per_worker(void)
+{
+	struct vfwd_cli_out out = {0};
+	int ok = 1;
+
+	cli_execute("show runtime", &out);
+	vfwd_cli_printf(&out, "%c", '\0');
+	CHECK(strstr(out.buf, "Thread 1 vfwd_wk_0") != NULL, "worker 0:\n%s", out.buf);
+	CHECK(strstr(out.buf, "Thread 2 vfwd_wk_1") != NULL, "worker 1:\n%s", out.buf);
+	CHECK(strstr(out.buf, "\nport0-rx ") != NULL && strstr(out.buf, "\nport1-rx ") != NULL,
+	      "rx rows");
+	cli_out_free(&out);
+	return ok;
+}
+
+int
+main(void)
+{
+	char prefix[64], err[256];
+	char *eal[] = {"two_workers_test",
+		       "--no-huge",
+		       "-m",
+		       "256",
+		       "--no-pci",
+		       "-l",
+		       "0",
+		       "--no-telemetry",
+		       "--log-level=*:error",
+		       "--file-prefix",
+		       prefix,
+		       NULL};
+
+	snprintf(prefix, sizeof(prefix), "vfwd-2w-test-%d", getpid());
+	if (rte_eal_init(11, eal) < 0 || (cli_builtin_register(), mbuf_meta_init()) < 0 ||
+	    vfwd_pool_create(4096) < 0) {
+		printf("not ok 1 - setup\n");
+		return 1;
+	}
+	for (int p = 0; p < 2; p++) {
+		char name[32];
+		int id;
+
+		snprintf(name, sizeof(name), "rx%d", p);
+		rx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%d", p);
+		tx_ring[p] = rte_ring_create(name, 1024, 0, 0);
+		snprintf(name, sizeof(name), "net_ring_w%d", p);
+		id = rte_eth_from_rings(name, &rx_ring[p], 1, &tx_ring[p], 1, 0);
+		snprintf(name, sizeof(name), "port%d", p);
+		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0) {
+			printf("not ok 1 - setup\n");
+			return 1;
+		}
+	}
+	vfwd.n_workers = 2;
+	vfwd.worker_lcore[0] = rte_lcore_id();
+	vfwd.worker_lcore[1] = rte_lcore_id();
+	if (vfwd_dataplane_init(err, sizeof(err)) < 0 ||
+	    cli("set interface ip address port0 10.0.0.1/24") < 0 ||
+	    cli("set interface ip address port1 10.0.1.1/24") < 0 ||
+	    cli("set ip neighbor port0 10.0.0.2 02:00:00:00:00:02") < 0 ||
+	    cli("set ip neighbor port1 10.0.1.2 02:00:00:00:01:02") < 0 ||
+	    cli("ip route add 16.0.0.0/8 via 10.0.0.2 port0") < 0 ||
+	    cli("ip route add 48.0.0.0/8 via 10.0.1.2 port1") < 0) {
+		printf("# %s\nnot ok 1 - setup\n", err);
+		return 1;
+	}
+	TEST(each_worker_forwards_its_own_port);
+	TEST(show_runtime_has_one_block_per_worker);
+	printf("1..%d\n", tap_n);
+	rte_eal_cleanup();
+	return tap_failed ? 1 : 0;
+}
