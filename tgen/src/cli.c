@@ -23,6 +23,8 @@ tgen_cli_usage(FILE *f)
 	      "  --profile udp|imix      traffic profile (default udp)\n"
 	      "  --size N                frame size with FCS, 64..9000 (udp; default 64)\n"
 	      "  --flows N               vary the source address over N values (default 1)\n"
+	      "  --flow-field src|dst    the address --flows varies (default src; dst: CSIT "
+	      "ip4dst)\n"
 	      "  --bidir                 send port0->port1 and port1->port0, half the rate each\n"
 	      "  --rate R                N[pps|kpps|mpps], N[bps|kbps|mbps|gbps] (L2), N% of the\n"
 	      "                          L1 line rate, or max (unpaced)\n"
@@ -73,6 +75,7 @@ parse_double(const char *s, double lo, double hi, double *out)
 
 enum {
 	O_PROFILE = 256,
+	O_FIELD,
 	O_SIZE,
 	O_FLOWS,
 	O_BIDIR,
@@ -109,6 +112,7 @@ static const struct option longopts[] = {
 	{"profile", 1, NULL, O_PROFILE},
 	{"size", 1, NULL, O_SIZE},
 	{"flows", 1, NULL, O_FLOWS},
+	{"flow-field", 1, NULL, O_FIELD},
 	{"bidir", 0, NULL, O_BIDIR},
 	{"rate", 1, NULL, O_RATE},
 	{"duration", 1, NULL, O_DURATION},
@@ -171,6 +175,11 @@ parse_one(struct tgen_ctx *c, struct opts *o, int opt, const char *a)
 		if (parse_double(a, 1, 1 << 24, &v) < 0 || v != floor(v))
 			return tgen_cli_bad("flows", a, "must be an integer in 1..16777216");
 		c->profile.flows = (uint32_t)v;
+		return 0;
+	case O_FIELD:
+		if (strcmp(a, "src") != 0 && strcmp(a, "dst") != 0)
+			return tgen_cli_bad("flow-field", a, "src or dst");
+		c->profile.vary_dst = strcmp(a, "dst") == 0;
 		return 0;
 	case O_BIDIR:
 		c->profile.bidir = true;

@@ -70,9 +70,10 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 	tgen_json_build_info(f);
 	fprintf(f,
 		",\n \"profile\": {\"name\": \"%s\", \"frame_size\": %.0f, \"flows\": %u, "
-		"\"bidir\": %s},\n \"link_bps\": %" PRIu64,
+		"\"flow_field\": \"%s\", \"bidir\": %s},\n \"link_bps\": %" PRIu64,
 		tgen_profile_name(&c->profile), tgen_profile_mean_frame(&c->profile),
-		c->profile.flows, c->profile.bidir ? "true" : "false", c->link_bps);
+		c->profile.flows, c->profile.vary_dst ? "dst" : "src",
+		c->profile.bidir ? "true" : "false", c->link_bps);
 	fprintf(f,
 		",\n \"warmup\": {\"seconds\": %.3f, \"tx_packets\": [%" PRIu64 ", %" PRIu64
 		"], \"rx_packets\": %" PRIu64 "}",

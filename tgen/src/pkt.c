@@ -102,8 +102,8 @@ tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, u
 	ip[8] = 64;
 	ip[9] = 17;
 	put16(ip + 10, 0);
-	put32(ip + 12, s->src_ip + (s->flows > 1 ? seq % s->flows : 0));
-	put32(ip + 16, s->dst_ip);
+	put32(ip + 12, s->src_ip + (s->flows > 1 && !s->vary_dst ? seq % s->flows : 0));
+	put32(ip + 16, s->dst_ip + (s->flows > 1 && s->vary_dst ? seq % s->flows : 0));
 	ck = ip_cksum(ip);
 	put16(ip + 10, ck);
 	put16(udp, s->sport);
@@ -129,7 +129,7 @@ tgen_tmpl_init(struct tgen_tmpl *t, const struct tgen_stream *s, uint16_t frame_
 	tgen_pkt_build(buf, s, frame_size, 0, 0, 0);
 	memcpy(t->hdr, buf, TGEN_HDR_LEN);
 	for (i = 0; i < 20; i += 2)
-		if (i != 10 && i != 12 && i != 14) /* checksum, source address */
+		if (i != 10 && (i < 12 || i > 18)) /* checksum, addresses */
 			sum += (uint32_t)ip[i] << 8 | ip[i + 1];
 	t->ck_base = sum;
 	t->frame_size = frame_size;
@@ -140,15 +140,19 @@ tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_strea
 		uint8_t trial, uint64_t tsc)
 {
 	struct tgen_sig sig;
-	uint32_t src, sum;
+	uint32_t src = s->src_ip, dst = s->dst_ip, sum;
 
 	memcpy(buf, t->hdr, TGEN_HDR_LEN);
 	if (s->flows > 1) {
-		src = s->src_ip + seq % s->flows;
-		sum = t->ck_base + (src >> 16) + (src & 0xffff);
+		if (s->vary_dst)
+			dst += seq % s->flows;
+		else
+			src += seq % s->flows;
+		sum = t->ck_base + (src >> 16) + (src & 0xffff) + (dst >> 16) + (dst & 0xffff);
 		sum = (sum & 0xffff) + (sum >> 16);
 		sum = (sum & 0xffff) + (sum >> 16);
 		put32(buf + 26, src);
+		put32(buf + 30, dst);
 		put16(buf + 24, (uint16_t)~sum);
 	}
 	sig.magic = htons(TGEN_SIG_MAGIC);

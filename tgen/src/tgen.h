@@ -21,7 +21,8 @@ enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX };
 struct tgen_profile {
 	enum tgen_profile_kind kind;
 	uint16_t frame_size; /* udp: every frame; imix: 0 */
-	uint32_t flows;	     /* source addresses that vary, >= 1 */
+	uint32_t flows;	     /* addresses that vary, >= 1 */
+	bool vary_dst;	     /* the destination varies instead of the source (CSIT ip4dst) */
 	bool bidir;
 };
 
@@ -34,6 +35,7 @@ struct tgen_stream {
 	uint16_t sport;
 	uint16_t dport;
 	uint32_t flows;
+	bool vary_dst;
 	uint8_t dir; /* 0: port0 -> port1, 1: port1 -> port0 */
 };
 
@@ -60,11 +62,11 @@ uint16_t tgen_profile_max_frame(const struct tgen_profile *p);
 void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
 		    uint8_t trial, uint64_t tsc);
 /* The fast path: headers prebuilt once per stream and frame size; per packet a copy, the
- * source address and checksum when flows > 1, and the signature. Same bytes as
+ * varying address and checksum when flows > 1, and the signature. Same bytes as
  * tgen_pkt_build. */
 struct tgen_tmpl {
 	uint8_t hdr[TGEN_HDR_LEN];
-	uint32_t ck_base; /* one's complement sum of the IPv4 header without source, checksum */
+	uint32_t ck_base; /* one's complement sum of the IPv4 header but addresses, checksum */
 	uint16_t frame_size;
 };
 

@@ -38,6 +38,7 @@ tgen_streams_init(struct tgen_ctx *c)
 		s->sport = d == 0 ? 1025 : 12;
 		s->dport = d == 0 ? 12 : 1025;
 		s->flows = c->profile.flows;
+		s->vary_dst = c->profile.vary_dst;
 		s->dir = d;
 		for (i = 0; i < TGEN_IMIX_PERIOD; i++)
 			tgen_tmpl_init(&c->tmpl[d][i], s, tgen_profile_frame_size(&c->profile, i));

@@ -101,6 +101,10 @@ test_flows(void)
 	tgen_pkt_build(buf, &s, 64, 253, 0, 0);
 	ok = ok && ip_at(buf + 26) == 0x10000001 && ip_at(buf + 30) == 0x30000001;
 	tap(ok, "flows_253_cycle_the_source_address_and_keep_checksums_valid");
+	s.vary_dst = true;
+	tgen_pkt_build(buf, &s, 64, 254, 0, 0);
+	tap(ip_at(buf + 26) == 0x10000001 && ip_at(buf + 30) == 0x30000002 && ip_cksum_ok(buf + 14),
+	    "flow_field_dst_cycles_the_destination_address");
 }
 
 static void
@@ -118,6 +122,7 @@ test_template(void)
 			struct tgen_stream s = stream0(flows[j]);
 			struct tgen_tmpl t;
 
+			s.vary_dst = j == 2;
 			tgen_tmpl_init(&t, &s, sizes[i]);
 			for (seq = 0; seq < 70000; seq += 997) {
 				tgen_pkt_build(a, &s, sizes[i], seq, 9, seq * 3ull);
