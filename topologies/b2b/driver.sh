@@ -429,11 +429,21 @@ EOF
 
 # ---- down and status --------------------------------------------------------------------
 
-# ssh_close NODE: ends the node's ssh master connection (ControlPersist) by its socket.
+# ssh_close NODE: ends the node's ssh master connection (ControlPersist): asks it to exit,
+# then stops it by its pid if it lingers (a session stuck on a guest that is gone).
 ssh_close() {
-	local ctl=$STATE/ssh-$1.ctl
+	local ctl=$STATE/ssh-$1.ctl pid="" i
 	if [ -S "$ctl" ]; then
+		pid=$(command ssh -o "ControlPath=$ctl" -O check "root@$(node_ip "$1")" 2>&1 |
+			sed -n 's/.*pid=\([0-9]*\).*/\1/p')
 		command ssh -o "ControlPath=$ctl" -O exit "root@$(node_ip "$1")" >/dev/null 2>&1 || true
+	fi
+	if [ -n "$pid" ]; then
+		for ((i = 0; i < 20; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$pid" 2>/dev/null || true
 	fi
 	rm -f "$ctl"
 }
