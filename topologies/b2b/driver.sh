@@ -141,6 +141,11 @@ dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json;
 dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200'; }
 
 vfwd_answers() { dut_ctl show version >/dev/null 2>&1; }
+# True when vfwd answers, or when a service it needs has failed (no use waiting then).
+vfwd_up_or_failed() {
+	vfwd_answers || node_ssh "$(node_by_role dut)" \
+		'systemctl is-failed --quiet fwdlab-dataplane.service vfwd.service' 2>/dev/null
+}
 # tgen answers when `tgen link` brings both data ports up and sees the DUT's side up.
 tgen_answers() {
 	node_ssh "$(node_by_role tg)" "timeout 60 /opt/tgen/bin/tgen $(tgen_eal) -- link \
@@ -401,8 +406,13 @@ topo_up() {
 			die "$node does not answer ssh at $(node_ip "$node"); console: $STATE/$node-console.log"
 	done
 	tg_install_hooks
-	wait_until "$limit" "vfwd in the DUT" vfwd_answers ||
+	wait_until "$limit" "vfwd in the DUT" vfwd_up_or_failed ||
 		die "vfwd does not answer in the DUT (fwdlab ssh dut journalctl -u vfwd)"
+	if ! vfwd_answers; then
+		node_ssh "$(node_by_role dut)" 'journalctl --no-pager -n 15 -u fwdlab-dataplane \
+			-u vfwd' >&2 || true
+		die "the DUT's data plane or vfwd service failed (above; fwdlab ssh dut journalctl)"
+	fi
 	wait_until 60 "tgen in the TG" tgen_answers || die "tgen does not run in the TG"
 }
 
