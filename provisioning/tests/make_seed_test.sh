@@ -134,6 +134,16 @@ if [ -x "$vfwd" ]; then
 else
 	tap ok "vfwd_accepts_the_default_startup_file # SKIP no vfwd build at $vfwd"
 fi
+# First boot: no ports recorded yet (/run/fwdlab/ports absent) must not crash the lookup.
+rm -rf "$tmp/state0"
+printf 'dpdk { dev 52:54:00:00:99:98 }\n' >"$tmp/first.in"
+err=$(FWDLAB_DATAPLANE_CONF=$tmp/ok.conf FWDLAB_STATE=$tmp/state0 FWDLAB_VFWD_TEMPLATE=$tmp/first.in \
+	FWDLAB_VFWD_CONF=$tmp/first.conf "$dataplane" 2>&1) && rc=0 || rc=$?
+if [ "$rc" -eq 1 ] && grep -qF "$tmp/first.in:1: no data NIC has MAC 52:54:00:00:99:98" <<<"$err"; then
+	tap ok guest_setup_without_recorded_ports_reports_the_missing_nic
+else
+	tap fail guest_setup_without_recorded_ports_reports_the_missing_nic "exit $rc, '$err'"
+fi
 printf 'dpdk { dev 52:54:00:00:99:99 }\n' >"$tmp/unknown.in"
 err=$(FWDLAB_DATAPLANE_CONF=$tmp/ok.conf FWDLAB_STATE=$tmp/state FWDLAB_VFWD_TEMPLATE=$tmp/unknown.in \
 	FWDLAB_VFWD_CONF=$tmp/unknown.conf "$dataplane" 2>&1) && rc=0 || rc=$?

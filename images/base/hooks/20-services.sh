@@ -2,11 +2,13 @@
 # Units: networkd renders cloud-init's management network; background jobs that would
 # disturb a benchmark (apt timers, scrubbing, trimming) are masked, and so are units
 # that only cost boot time here: dpdk.service (Debian's binding from /etc/dpdk, which
-# fwdlab-dataplane replaces) and binfmt.
+# fwdlab-dataplane replaces), binfmt, and gettys on virtual consoles (the VMs have
+# none; the serial console ttyS0 keeps its getty).
 set -euo pipefail
 root=$1
 chroot "$root" systemctl enable systemd-networkd.service fwdlab-ssh-hostkeys.service \
 	fwdlab-dataplane.service
 chroot "$root" systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
 	e2scrub_reap.service fstrim.timer systemd-networkd-wait-online.service dpdk.service \
-	systemd-binfmt.service proc-sys-fs-binfmt_misc.automount 2>/dev/null
+	systemd-binfmt.service proc-sys-fs-binfmt_misc.automount getty@.service autovt@.service \
+	2>/dev/null
