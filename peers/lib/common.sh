@@ -252,7 +252,10 @@ backend_main() {
 		if backend_status >/dev/null 2>&1; then die "already running (stop it first)"; fi
 		mkdir -p "$CFG_RUNDIR"
 		remove_stale_server_sockets
-		backend_start ;;
+		# Whatever fails half-way (set -e), stop undoes what was started.
+		trap 'if [ $? -ne 0 ]; then backend_stop >/dev/null 2>&1 || true; fi' EXIT
+		backend_start
+		trap - EXIT ;;
 	stop) backend_stop ;;
 	status)
 		if backend_status; then exit 0; else echo "stopped"; exit 3; fi ;;

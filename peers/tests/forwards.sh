@@ -45,6 +45,10 @@ wait_frames "$out1" "$N_FWD" 30 || true
 wait_frames "$out0" "$N_REV" 10 || true
 stats=$("$BACKEND_CMD" "$name" stats "$cfg")
 "$BACKEND_CMD" "$name" dump "$cfg" "$T/dump"
+cleared=""
+case "$name" in
+testpmd-*) "$BACKEND_CMD" "$name" clear "$cfg" && cleared=$("$BACKEND_CMD" "$name" stats "$cfg") ;;
+esac
 [ "$link" = pcap ] || tg_stop # closing the generator's pcap ports flushes them
 "$BACKEND_CMD" "$name" stop "$cfg"
 
@@ -56,7 +60,8 @@ case "$name" in
 testpmd-*)
 	dump_ok "$name" "$T/dump" fwd_stats.txt port_stats.txt xstats.json
 	check "$name: dump has --record-core-cycles figures" \
-		grep -q 'CPU cycles/packet=' "$T/dump/fwd_stats.txt" ;;
+		grep -q 'CPU cycles/packet=' "$T/dump/fwd_stats.txt"
+	stats_ok "$name after clear" "$cleared" 0 0 0 0 ;;
 l3fwd)
 	dump_ok "$name" "$T/dump" ethdev_stats.json xstats.json log.txt ;;
 l3fwd-graph)
