@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* capdut: a tiny DPDK DUT with a known capacity, for tgen's tests. It forwards port0 <-> port1
- * unchanged and drops tgen packets beyond a token bucket of N pps (depth D packets). The
- * bucket runs on tgen's schedule, not on the clock: every tgen packet carries its schedule
- * slot (the sequence number) and the slot's TSC (tgen and capdut share the host's TSC), and
- * slots tgen skipped cost tokens as if they had been sent. So the capacity holds exactly
- * however the two processes are scheduled on a busy machine. --drop-every K drops every packet
- * whose sequence number is K-1 mod K (a known share, exactly 1/K); --drop-all drops every tgen
- * packet. Other packets (ARP, tgen's warm-up) pass. capdut [EAL args] -- [--pps N] [--depth D]
- * [--drop-every K] [--drop-all] */
+/* capdut: a tiny DPDK DUT with a known capacity, for tgen's tests.
+ *
+ *   capdut [EAL args] -- [--pps N] [--depth D] [--drop-every K] [--drop-all] [--delay-ms D]
+ *
+ * It forwards port0 <-> port1 unchanged and drops tgen packets beyond a token bucket of N pps
+ * (depth D packets). The bucket runs on tgen's schedule, not on the clock: every tgen packet
+ * carries its schedule slot (the sequence number) and the slot's TSC (tgen and capdut share
+ * the host's TSC), and slots tgen skipped cost tokens as if they had been sent. So the
+ * capacity holds exactly however the two processes are scheduled on a busy machine.
+ * --drop-every K drops every packet whose sequence number is K-1 mod K (a known share,
+ * exactly 1/K); --drop-all drops every tgen packet; other packets (ARP, tgen's warm-up) pass.
+ * --delay-ms D holds every forwarded packet D ms (a DUT with a long queue).
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,8 +39,62 @@ struct cfg {
 	double pps, depth;
 	uint64_t drop_every;
 	bool drop_all;
-	uint64_t hz;
+	uint64_t hz, delay_tsc;
 };
+
+#define DELAY_QN 65536 /* power of two */
+
+struct delay_line {
+	struct rte_mbuf *m[DELAY_QN];
+	uint64_t at[DELAY_QN];
+	uint32_t head, tail;
+};
+
+static struct delay_line delay[2];
+static uint64_t rx[2], tx[2], drop[2];
+
+static void
+fwd_send(uint16_t p, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = rte_eth_tx_burst(p ^ 1, 0, pkts, n);
+
+	tx[p] += sent;
+	if (sent < n) {
+		drop[p] += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
+}
+
+static void
+delay_push(uint16_t p, struct rte_mbuf **pkts, uint16_t n, uint64_t now)
+{
+	struct delay_line *d = &delay[p];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (d->tail - d->head == DELAY_QN) {
+			drop[p]++;
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		d->m[d->tail % DELAY_QN] = pkts[i];
+		d->at[d->tail % DELAY_QN] = now;
+		d->tail++;
+	}
+}
+
+static void
+delay_release(const struct cfg *c, uint16_t p, uint64_t now)
+{
+	struct delay_line *d = &delay[p];
+	struct rte_mbuf *out[32];
+	uint16_t n = 0;
+
+	while (d->head != d->tail && n < 32 && now - d->at[d->head % DELAY_QN] >= c->delay_tsc)
+		out[n++] = d->m[d->head++ % DELAY_QN];
+	if (n)
+		fwd_send(p, out, n);
+}
 
 static void
 on_signal(int sig)
@@ -116,8 +174,9 @@ main(int argc, char **argv)
 	struct bucket b[2];
 	struct rte_mempool *mp;
 	struct rte_mbuf *pkts[32], *fwd[32];
-	uint64_t rx[2] = {0, 0}, tx[2] = {0, 0}, drop[2] = {0, 0};
-	uint16_t n, nf, sent, p, i;
+	double delay_ms = 0;
+	uint64_t now;
+	uint16_t n, nf, p, i;
 	int ret, a;
 
 	ret = rte_eal_init(argc, argv);
@@ -132,12 +191,15 @@ main(int argc, char **argv)
 			c.depth = atof(argv[++a]);
 		else if (strcmp(argv[a], "--drop-every") == 0 && a + 1 < argc)
 			c.drop_every = strtoull(argv[++a], NULL, 0);
+		else if (strcmp(argv[a], "--delay-ms") == 0 && a + 1 < argc)
+			delay_ms = atof(argv[++a]);
 		else if (strcmp(argv[a], "--drop-all") == 0)
 			c.drop_all = true;
 		else
 			rte_exit(EXIT_FAILURE, "capdut: unknown argument %s\n", argv[a]);
 	}
 	c.hz = rte_get_tsc_hz();
+	c.delay_tsc = (uint64_t)(delay_ms * (double)c.hz / 1000);
 	memset(b, 0, sizeof(b));
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -150,14 +212,17 @@ main(int argc, char **argv)
 	for (p = 0; p < 2; p++)
 		if (port_init(p, mp) < 0)
 			rte_exit(EXIT_FAILURE, "capdut: port %u init failed\n", p);
-	printf("capdut: forwarding, pps %.0f depth %.0f drop-every %lu drop-all %d\n", c.pps,
-	       c.depth, (unsigned long)c.drop_every, c.drop_all);
+	printf("capdut: forwarding, pps %.0f depth %.0f drop-every %lu drop-all %d delay %.1f ms\n",
+	       c.pps, c.depth, (unsigned long)c.drop_every, c.drop_all, delay_ms);
 	fflush(stdout);
 	while (!quit) {
 		for (p = 0; p < 2; p++) {
+			if (c.delay_tsc)
+				delay_release(&c, p, rte_rdtsc());
 			n = rte_eth_rx_burst(p, 0, pkts, 32);
 			if (n == 0)
 				continue;
+			now = rte_rdtsc(); /* after the burst: never before a packet arrived */
 			rx[p] += n;
 			for (i = 0, nf = 0; i < n; i++) {
 				if (admit(&c, &b[p], pkts[i]))
@@ -166,12 +231,10 @@ main(int argc, char **argv)
 					rte_pktmbuf_free(pkts[i]);
 			}
 			drop[p] += n - nf;
-			sent = rte_eth_tx_burst(p ^ 1, 0, fwd, nf);
-			tx[p] += sent;
-			if (sent < nf) {
-				drop[p] += nf - sent;
-				rte_pktmbuf_free_bulk(fwd + sent, nf - sent);
-			}
+			if (c.delay_tsc)
+				delay_push(p, fwd, nf, now);
+			else
+				fwd_send(p, fwd, nf);
 		}
 	}
 	for (p = 0; p < 2; p++)
