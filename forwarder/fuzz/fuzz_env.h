@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
@@ -16,6 +17,19 @@
 #include "vfwd_int.h"
 
 static struct rte_ring *fz_rx[2], *fz_tx[2];
+static char fz_runtime_dir[512];
+
+static void
+fz_runtime_dir_remove(void)
+{
+	char cmd[600];
+
+	if (strstr(fz_runtime_dir, "/dpdk/vfwd-fuzz-") != NULL) {
+		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", fz_runtime_dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", fz_runtime_dir);
+	}
+}
 
 static void
 fz_cli(const char *line)
@@ -68,6 +82,8 @@ fz_setup(void)
 	snprintf(prefix, sizeof(prefix), "vfwd-fuzz-%d", getpid());
 	if (rte_eal_init(11, eal) < 0)
 		return -1;
+	snprintf(fz_runtime_dir, sizeof(fz_runtime_dir), "%s", rte_eal_get_runtime_dir());
+	atexit(fz_runtime_dir_remove);
 	cli_builtin_register();
 	if (mbuf_meta_init() < 0 || vfwd_pool_create(4096) < 0)
 		return -1;

@@ -20,6 +20,7 @@ cleanup() {
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	fi
+	rm -rf -- /var/run/dpdk/{vfwd,l3fwd,tpmd}-bench-$$
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -43,3 +43,12 @@ kill_wait() {
 	kill -9 "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 }
+
+# dpdk_runtime_cleanup PREFIX...: remove the EAL runtime folders our processes left
+dpdk_runtime_cleanup() {
+	local p base=${XDG_RUNTIME_DIR:-/var/run}
+	[ "$(id -u)" = 0 ] && base=/var/run
+	for p in "$@"; do
+		rm -rf -- "$base/dpdk/$p"
+	done
+}

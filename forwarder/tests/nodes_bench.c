@@ -15,6 +15,7 @@
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
+#include "test_util.h"
 
 #define BURST 256
 #define MAX_TRACKED 32
@@ -90,6 +91,7 @@ main(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "vfwd-nodes-bench-%d", getpid());
 	if (rte_eal_init(11, eal) < 0)
 		return 1;
+	runtime_dir_remove_at_exit();
 	cli_builtin_register();
 	if (mbuf_meta_init() < 0 || vfwd_pool_create(4096) < 0)
 		return 1;

@@ -557,6 +557,7 @@ setup(const char *plugin)
 	snprintf(prefix, sizeof(prefix), "vfwd-nodes-test-%d", getpid());
 	if (rte_eal_init(10, eal) < 0)
 		return -1;
+	runtime_dir_remove_at_exit();
 	cli_builtin_register();
 	if (mbuf_meta_init() < 0 || vfwd_pool_create(8192) < 0)
 		return -1;

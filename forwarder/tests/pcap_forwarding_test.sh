@@ -10,6 +10,7 @@ tmp=$(mktemp -d)
 pid=""
 cleanup() {
 	if [ -n "$pid" ]; then kill_wait "$pid"; fi
+	dpdk_runtime_cleanup "vfwd-pcap-$$"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

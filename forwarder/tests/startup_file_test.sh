@@ -5,7 +5,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'dpdk_runtime_cleanup "vfwd-bad-$$"; rm -rf "$tmp"' EXIT
 
 expect_error() { # name line-number regex file-content
 	local name=$1 line=$2 re=$3 f=$tmp/$1.conf rc=0

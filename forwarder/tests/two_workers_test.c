@@ -126,6 +126,7 @@ main(void)
 		printf("not ok 1 - setup\n");
 		return 1;
 	}
+	runtime_dir_remove_at_exit();
 	for (int p = 0; p < 2; p++) {
 		char name[32];
 		int id;

@@ -15,6 +15,7 @@ cleanup() {
 	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
 	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
 	exec 3>&- || true
+	dpdk_runtime_cleanup "vfwd-vh-$$" "vfwd-tp-$$-1" "vfwd-tp-$$-2"
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
