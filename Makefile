@@ -27,7 +27,7 @@ deps:
 	@scripts/install-deps
 
 forwarder:
-	$(MAKE) -C forwarder VARIANT=$(VARIANT)
+	$(MAKE) -C forwarder VARIANT=$(VARIANT) all plugins
 
 plugins:
 	$(MAKE) -C forwarder VARIANT=$(VARIANT) plugins
