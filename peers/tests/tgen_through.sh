@@ -4,7 +4,8 @@
 # at least as many on its ports (tgen's warm-up frames come on top).
 #   tgen_through.sh BACKEND
 # DPDK backends: the DUT is virtio-user server=1, tgen net_vhost client=1 (HACKING's host
-# wiring). linux: veth pairs, tgen on net_af_packet.
+# wiring). linux: veth pairs, tgen on net_af_packet. tgen warms up (a frame every 10 ms until
+# one comes back, up to 30 s) so that a DUT still starting does not count as loss.
 set -euo pipefail
 # shellcheck source=./lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -29,7 +30,7 @@ fi
 tgen_go() {
 	setsid "$TGEN" -l 0 --no-huge -m 512 --no-pci --file-prefix "peers-tgen-$$" --log-level=5 \
 		"${vdevs[@]}" -- run --rate "$rate" --duration "$secs" --dst-mac0 "$DUT_MAC0" \
-		--dst-mac1 "$DUT_MAC1" --link-timeout 60 --json "$T/tgen.json" >"$T/tgen.out" 2>&1 &
+		--dst-mac1 "$DUT_MAC1" --link-timeout 60 --warmup 30 --json "$T/tgen.json" >"$T/tgen.out" 2>&1 &
 	tg=$!
 	on_exit "kill $tg; rm -rf /var/run/dpdk/peers-tgen-$$"
 }
