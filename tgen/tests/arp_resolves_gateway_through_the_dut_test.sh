@@ -20,7 +20,7 @@ check "port0_learned_port1_mac_by_arp" test -n "$mac1" -a "$mac1" = "$dst0"
 
 # and a trial with the learned address: frames carry it and all come back
 rc=0
-tgen run --gw0 10.0.1.2 --ip1 10.0.1.2 --rate 5kpps --duration 1 --json "$tmp/r.json" || rc=$?
+tgen run --gw0 10.0.1.2 --ip1 10.0.1.2 --rate 5kpps --duration 1 --drain 2 --json "$tmp/r.json" || rc=$?
 show "$tmp/tgen.out"
 check "trial_after_arp_receives_everything" test "$rc" -eq 0 -a \
 	"$(jq '.trial.tx_packets > 0 and .trial.tx_packets == .trial.rx_packets' "$tmp/r.json")" = true

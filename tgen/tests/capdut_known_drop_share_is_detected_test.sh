@@ -8,7 +8,7 @@ need "$TGEN"
 need "$CAPDUT"
 
 start_capdut --drop-every 10
-tgen run --rate 10kpps --duration 2 --json "$tmp/share.json" || true
+tgen run --rate 10kpps --duration 2 --drain 2 --json "$tmp/share.json" || true
 show "$tmp/tgen.out"
 tx=$(jq_num "$tmp/share.json" .trial.tx_packets)
 loss=$(jq_num "$tmp/share.json" .trial.loss_packets)

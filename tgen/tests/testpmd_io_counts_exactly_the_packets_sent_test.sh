@@ -18,7 +18,7 @@ exact() { # json
 	[ "$tx" -gt 0 ] && [ "$tx" -eq "$rx" ] && [ "$(jq_num "$1" .trial.duplicates)" -eq 0 ]
 }
 
-tgen run --rate "$rate" --duration 3 --json "$tmp/udp.json" || true
+tgen run --rate "$rate" --duration 3 --drain 2 --json "$tmp/udp.json" || true
 show "$tmp/tgen.out"
 check "udp_64B_every_packet_sent_is_received" exact "$tmp/udp.json"
 skipped=$(jq_num "$tmp/udp.json" .trial.pacer_skipped)
@@ -42,17 +42,17 @@ check "json_has_the_schema_keys" jqe '.tool == "tgen" and .mode == "run" and
 	(.trial | has("loss_ratio") and has("reordered") and has("rx_bps") and
 	(.latency_ns | has("p999")))' "$tmp/udp.json"
 
-tgen run --rate "$rate" --duration 2 --size 1518 --flows 253 --json "$tmp/flows.json" || true
+tgen run --rate "$rate" --duration 2 --drain 2 --size 1518 --flows 253 --json "$tmp/flows.json" || true
 show "$tmp/tgen.out"
 check "dut_survives_tgen_restart_and_1518B_253_flows_all_received" exact "$tmp/flows.json"
 
-tgen run --rate "$rate" --duration 2 --profile imix --bidir --json "$tmp/imix.json" || true
+tgen run --rate "$rate" --duration 2 --drain 2 --profile imix --bidir --json "$tmp/imix.json" || true
 show "$tmp/tgen.out"
 check "imix_bidir_every_packet_received" exact "$tmp/imix.json"
 check "imix_json_reports_mean_frame_and_bidir" jqe \
 	'.profile.name == "imix" and .profile.bidir == true and .profile.frame_size == 362' \
 	"$tmp/imix.json"
-tgen run --rate 2kpps --duration 2 --size 9000 --json "$tmp/jumbo.json" || true
+tgen run --rate 2kpps --duration 2 --drain 2 --size 9000 --json "$tmp/jumbo.json" || true
 show "$tmp/tgen.out"
 check "jumbo_9000B_every_packet_received" exact "$tmp/jumbo.json"
 check "jumbo_bytes_are_counted" jqe '.trial.rx_bps > 0 and

@@ -51,7 +51,7 @@ check "tgen_learns_vfwd_port0_mac_by_arp" test "$rc" -eq 0 -a \
 
 fwd_run() {
 	rc=0
-	tgen run --dst-mac0 "$mac0" --rate 10kpps --duration 2 --flows 253 --link-timeout 5 \
+	tgen run --dst-mac0 "$mac0" --rate 10kpps --duration 2 --flows 253 --link-timeout 5 --drain 2 \
 		--json "$tmp/fwd.json" || rc=$?
 	show "$tmp/tgen.out"
 }
@@ -69,7 +69,7 @@ check "every_routed_packet_comes_back" test "$rc" -eq 0 -a "$(jq '.trial.tx_pack
 stop_dut
 start_vfwd
 rc=0
-tgen run --dst-mac0 "$mac0" --dst-mac1 "$mac1" --bidir --rate 10kpps --duration 2 \
+tgen run --dst-mac0 "$mac0" --dst-mac1 "$mac1" --bidir --rate 10kpps --duration 2 --drain 2 \
 	--json "$tmp/bidir.json" || rc=$?
 show "$tmp/tgen.out"
 ctl show errors >"$tmp/errors.txt" 2>&1 || true
@@ -79,14 +79,15 @@ check "reverse_direction_without_route_is_lost_exactly" test "$rc" -eq 0 -a "$tx
 	"$(jq '.trial.directions[1].rx_packets == 0 and
 	.trial.directions[0].rx_packets == .trial.directions[0].tx_packets and
 	.trial.loss_packets == .trial.directions[1].tx_packets' "$tmp/bidir.json")" = true
-# vfwd's own "no route" counter holds exactly the packets tgen lost, plus the warm-up packets
-# tgen sent on port1 (a fresh vfwd)
+# vfwd's own "no route" counter holds exactly the packets tgen lost, plus at most the warm-up
+# packets tgen sent on port1 (a fresh vfwd; warm-up packets that reach a DUT still setting up
+# its queues can vanish without a count)
 noroute=$(awk '/no route/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }' \
 	"$tmp/errors.txt")
 wu1=$(jq '.warmup.tx_packets[1]' "$tmp/bidir.json")
 echo "# tgen lost $tx1 of direction 1 (+ $wu1 warm-up); vfwd no route: ${noroute:-none}"
 check "vfwd_counts_the_same_drops_under_no_route" test -n "$noroute" -a \
-	"${noroute:-0}" -eq $((tx1 + wu1))
+	"${noroute:-0}" -ge "$tx1" -a "${noroute:-0}" -le $((tx1 + wu1))
 no_route() { # errors file -> the "no route" count
 	awk '/no route/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }' "$1"
 }
@@ -96,7 +97,7 @@ no_route() { # errors file -> the "no route" count
 stop_dut
 start_vfwd setup30.cli
 rc=0
-tgen run --dst-mac0 "$mac0" --flows 8 --flow-field dst --rate 10kpps --duration 2 \
+tgen run --dst-mac0 "$mac0" --flows 8 --flow-field dst --rate 10kpps --duration 2 --drain 2 \
 	--json "$tmp/dst.json" || rc=$?
 show "$tmp/tgen.out"
 ctl show errors >"$tmp/errors30.txt" 2>&1 || true
@@ -107,7 +108,7 @@ wu_lost=$(awk -v w="$wu" 'BEGIN { n = 0; for (k = 0; k < w; k++) if (k % 8 >= 3)
 nr=$(no_route "$tmp/errors30.txt")
 echo "# tgen lost $loss (+ $wu_lost of $wu warm-up); vfwd no route: ${nr:-none}"
 check "unrouted_destinations_are_lost_and_match_vfwd_no_route" test "$rc" -eq 0 -a \
-	-n "$nr" -a "${nr:-0}" -eq $((loss + wu_lost))
+	-n "$nr" -a "${nr:-0}" -ge "$loss" -a "${nr:-0}" -le $((loss + wu_lost))
 check "five_of_eight_destination_flows_are_lost" awk \
 	-v r="$(jq '.trial.loss_ratio' "$tmp/dst.json")" 'BEGIN { exit !(r > 0.6 && r < 0.65) }'
 finish
