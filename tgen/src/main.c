@@ -368,6 +368,16 @@ main(int argc, char **argv)
 	o.min_rate.value = 1000;
 	o.max_rate.unit = TGEN_RATE_MAX;
 
+	/* tgen [EAL] -- --help: answer without initialising EAL (no hugepages needed) */
+	for (n = 1; n + 1 < argc; n++) {
+		if (strcmp(argv[n], "--") != 0)
+			continue;
+		if (strcmp(argv[n + 1], "--help") == 0 || strcmp(argv[n + 1], "-h") == 0) {
+			tgen_cli_usage(stdout);
+			return 0;
+		}
+		break;
+	}
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
 		fprintf(stderr, "tgen: EAL init failed: %s\n", rte_strerror(rte_errno));
