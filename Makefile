@@ -51,7 +51,7 @@ bench-tgen: forwarder tgen
 	$(MAKE) -C tgen bench
 
 bench-peers: forwarder tgen
-	$(MAKE) -C lab bench-peers
+	$(MAKE) -C peers bench
 
 lab:
 	lab/fwdlab up $(LAB_ARGS)
