@@ -142,6 +142,65 @@ def gen(d, port1_mac, example):
             f.write("%s %d\n" % (k, v))
 
 
+def malformed(d, port1_mac, n):
+    """Broken frames mixed with good ones; counts.txt holds one line per drop reason."""
+    import random
+    rnd = random.Random(9)
+    port0_mac = bytes.fromhex("027063617000")
+    frames, out1 = [], []
+    counts = {k: 0 for k in ("good", "eth_short", "ethertype", "ip_short", "version", "ihl",
+                             "length", "cksum", "ttl")}
+    for i in range(n):
+        kind = i % 12
+        src = [16, 1, i // 256 % 256, i % 256]
+        dst = [48, 0, 1, 1 + i % 250]
+        good = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1025, 12, 18 + i % 1400)))
+        if kind == 0:  # truncated below an Ethernet header
+            f, k = good[:rnd.randrange(0, 14)], "eth_short"
+        elif kind == 1:  # random bytes behind a random non-IPv4/ARP ethertype
+            t = rnd.choice([0x86DD, 0x8100, 0x88CC, 0x0000, 0xFFFF, 0x1234])
+            f = eth(port0_mac, SRC_MAC, t, bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 1500))))
+            k = "ethertype"
+        elif kind == 2:  # IPv4 ethertype, header cut short
+            f, k = good[:14 + rnd.randrange(0, 20)], "ip_short"
+            f = f if len(f) < 34 else f[:33]
+            if len(f) >= 60:
+                f = f[:59]
+            # eth() pads to 60 bytes; keep the cut frame as it is (runt on the wire)
+        elif kind == 3:  # random bytes as an IPv4 packet with version != 4
+            b = bytearray(rnd.randrange(256) for _ in range(rnd.randrange(20, 1400)))
+            b[0] = (rnd.choice([0, 1, 6, 15]) << 4) | (b[0] & 15)
+            f, k = eth(port0_mac, SRC_MAC, 0x0800, bytes(b)), "version"
+        elif kind == 4:  # IHL below 5
+            f = bytearray(good)
+            f[14] = 0x40 | rnd.randrange(0, 5)
+            f, k = bytes(f), "ihl"
+        elif kind == 5:  # total length larger than the frame (oversize claim)
+            f = good[:16] + struct.pack("!H", rnd.choice([1501, 9000, 65535])) + good[18:]
+            k = "length"
+        elif kind == 6:  # bad header checksum
+            f = bytearray(good)
+            f[24] ^= 0xA5
+            f, k = bytes(f), "cksum"
+        elif kind == 7:  # TTL 0 or 1
+            f = eth(port0_mac, SRC_MAC, 0x0800, ip4(src, dst, 17, udp(1, 2, 30), ttl=i % 2))
+            k = "ttl"
+        else:
+            f, k = good, "good"
+            out1.append(routed(f, port1_mac))
+        counts[k] += 1
+        frames.append(f)
+    import os
+    if not os.path.exists(d + "/in.pcap"):
+        write_pcap(d + "/in.pcap", frames)
+    write_pcap(d + "/expect1.pcap", out1)
+    write_pcap(d + "/empty.pcap", [])
+    with open(d + "/counts.txt", "w") as f:
+        f.write("in %d\n" % len(frames))
+        for k, v in counts.items():
+            f.write("%s %d\n" % (k, v))
+
+
 def cmp(a, b):
     pa, pb = read_pcap(a), read_pcap(b)
     if len(pa) != len(pb):
@@ -157,6 +216,8 @@ def cmp(a, b):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2], bytes.fromhex(sys.argv[3].replace(":", "")), "--example" in sys.argv)
+    elif sys.argv[1] == "malformed":
+        malformed(sys.argv[2], bytes.fromhex(sys.argv[3].replace(":", "")), int(sys.argv[4]))
     elif sys.argv[1] == "cmp":
         sys.exit(cmp(sys.argv[2], sys.argv[3]))
     elif sys.argv[1] == "count":
