@@ -66,6 +66,10 @@ port_start(struct port *p)
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
 	}
+	/* virtio-user in server mode takes a new vhost peer only from its link-state
+	 * interrupt handler: without LSC, vfwd would never see a second tgen. */
+	if (info.dev_flags != NULL && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC))
+		conf.intr_conf.lsc = 1;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc < 0)
 		return rc;
