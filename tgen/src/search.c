@@ -159,6 +159,12 @@ tgen_search_next(struct tgen_search *s, struct tgen_search_step *st)
 double
 tgen_search_result(const struct tgen_search *s, int k, bool *below)
 {
-	*below = s->b[k].lo == 0;
-	return s->b[k].lo;
+	double lo = s->b[k].lo;
+
+	/* A loss-free trial meets every loss ratio, so PDR is never below NDR, even when a
+	 * noisy trial between them moved PDR's own lower bound down. */
+	if (k > 0 && s->b[0].lo > lo)
+		lo = s->b[0].lo;
+	*below = lo == 0;
+	return lo;
 }

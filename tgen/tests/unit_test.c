@@ -294,6 +294,32 @@ search_run(struct tgen_search *s, struct model *m)
 	}
 }
 
+/* The trials of a real search on a busy host (capdut at 10 kpps): a noisy final trial at
+ * 10048 pps with 0.61 % loss pulled PDR's lower bound under the loss-free 10023 pps. */
+static void
+test_search_noisy_pdr_never_below_ndr(void)
+{
+	static const double trials[][3] = {
+		{20000, 0.5, 0.49914530}, {9967, 0.5, 0}, {14984, 0.5, 0.34564644},
+		{12475, 0.5, 0.21200387}, {11221, 0.5, 0.13508065}, {10594, 0.5, 0.08960177},
+		{10281, 0.5, 0.03606965}, {10124, 0.5, 0}, {10202, 0.5, 0.04666667},
+		{10163, 0.5, 0.01308140}, {10124, 2, 0.00490677}, {9921, 2, 0}, {10023, 2, 0},
+		{10073, 2, 0.01739130}, {10048, 2, 0.00614754}, {9646, 2, 0}, {9847, 2, 0},
+		{9947, 2, 0}, {9998, 2, 0},
+	};
+	struct tgen_search s;
+	double ndr, pdr;
+	bool nb, pb;
+
+	tgen_search_init(&s, 1000, 20000, 0.005, 0.005, 0.5, 2, 60);
+	for (size_t i = 0; i < sizeof(trials) / sizeof(trials[0]); i++)
+		tgen_search_record(&s, trials[i][0], trials[i][1], trials[i][2],
+				   trials[i][0] * (1 - trials[i][2]));
+	ndr = tgen_search_result(&s, 0, &nb);
+	pdr = tgen_search_result(&s, 1, &pb);
+	tap(!nb && !pb && ndr == 10023 && pdr >= ndr, "noisy_trials_never_give_pdr_below_ndr");
+}
+
 static void
 test_search(void)
 {
@@ -344,6 +370,8 @@ test_search(void)
 	search_run(&s, &m);
 	ndr = tgen_search_result(&s, 0, &below);
 	tap(!below && ndr <= 1500 && ndr >= 1500 * 0.995, "capacity_just_above_minimum_is_found");
+
+	test_search_noisy_pdr_never_below_ndr();
 }
 
 int
