@@ -1,0 +1,265 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2153 # globals of lab/fwdlab, read by its verbs
+# Experiments over many runs (sourced by lab/fwdlab): compare, sweep, report, runtime.
+# A campaign is one folder of run folders (HACKING.md); each run is the `ndr` (or `run`)
+# verb in a subshell, so that its traps, its meta.json and its failure stay its own.
+# The campaign's plan.json keeps the command line, so `--resume DIR` replays it: runs
+# whose meta.json says complete are skipped, the others are redone into a fresh folder
+# (run_begin never reuses a name), finished runs are never rewritten.
+
+EXP_DIR=""
+EXP_TOTAL=0
+EXP_DONE=0
+EXP_COMPLETE=""
+
+fwdstat_bin() {
+	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
+	[ -x "$b" ] || die "fwdstat is not built ($b): make -C lab/fwdstat"
+	echo "$b"
+}
+
+# exp_campaign KIND ARGS...: the campaign folder, new or (--resume) the given one; writes
+# or checks plan.json. Sets EXP_DIR and EXP_COMPLETE (complete run folders, basenames).
+exp_campaign() {
+	local kind=$1 resume=$2 label=$3
+	shift 3
+	if [ -n "$resume" ]; then
+		[ -d "$resume" ] || die "--resume $resume: no such campaign folder"
+		EXP_DIR=$(readlink -f "$resume")
+		[ -s "$EXP_DIR/plan.json" ] || die "--resume $resume: no plan.json (not a $kind campaign)"
+		[ "$(jq -r .experiment "$EXP_DIR/plan.json")" = "$kind" ] ||
+			die "--resume $resume: a $(jq -r .experiment "$EXP_DIR/plan.json") campaign, not $kind"
+	else
+		EXP_DIR=$RESULTS/$(utc_stamp)-$TOPOLOGY-$kind-$label
+		mkdir -p "$EXP_DIR"
+		jq -n --arg e "$kind" --arg t "$TOPOLOGY" --arg at "$(utc_now)" '
+			{ experiment: $e, topology: $t, created_at: $at, args: $ARGS.positional }' \
+			--args -- "$@" | atomic_write "$EXP_DIR/plan.json"
+	fi
+	EXP_COMPLETE=$("$(fwdstat_bin)" status "$EXP_DIR" --list complete 2>/dev/null |
+		xargs -r -n1 basename || true)
+	say "campaign: $EXP_DIR"
+}
+
+# exp_global_opts: the experiment options main parsed, as words to replay them.
+exp_global_opts() {
+	local o v
+	for o in rate:RATE duration:DURATION trial-duration:TRIAL_DURATION \
+		final-duration:FINAL_DURATION max-rate:MAX_RATE min-rate:MIN_RATE label:LABEL; do
+		v=${o#*:}
+		v=${!v}
+		if [ -n "$v" ]; then printf -- '--%s\n%s\n' "${o%%:*}" "$v"; fi
+	done
+	if [ "$FLOWS" != 1 ]; then printf -- '--flows\n%s\n' "$FLOWS"; fi
+	if [ "$BIDIR" = 1 ]; then echo --bidir; fi
+}
+
+# exp_plan_args FILE: the command line a campaign was started with, one word a line.
+exp_plan_args() { jq -r '.args[]' "$1/plan.json"; }
+
+# exp_is_done NAME: a complete run folder NAME or NAME.N exists in the campaign.
+exp_is_done() {
+	local n
+	while read -r n; do
+		if [ "$n" = "$1" ] || [[ $n =~ ^"$1"\.[0-9]+$ ]]; then return 0; fi
+	done <<<"$EXP_COMPLETE"
+	return 1
+}
+
+# exp_swap BUILD: swap the DUT to BUILD unless it already runs that very build.
+exp_swap() {
+	local build=$1
+	if [ -s "$STATE/vfwd/build-info.json" ] &&
+		cmp -s "$STATE/vfwd/build-info.json" "$build/build-info.json"; then
+		return 0
+	fi
+	(swap "$build") || die "swap to $build failed"
+}
+
+# exp_one NAME GROUP REPEAT DESC: one run (ndr, or run at --rate) into the campaign.
+exp_one() {
+	local name=$1 group=$2 repeat=$3 desc=$4 rc=0 dir fig
+	EXP_DONE=$((EXP_DONE + 1))
+	if exp_is_done "$name"; then
+		say "[$EXP_DONE/$EXP_TOTAL] $desc: done before, skipped ($name)"
+		return 0
+	fi
+	(
+		CAMPAIGN=$EXP_DIR RUN_NAME=$name GROUP=$group REPEAT=$repeat
+		if [ -n "$RATE" ]; then run >/dev/null; else ndr >/dev/null; fi
+	) || rc=$?
+	if [ "$rc" -eq 130 ]; then exp_interrupted; fi
+	dir=$(find "$EXP_DIR" -mindepth 1 -maxdepth 1 \( -name "$name" -o -name "$name.*" \) |
+		sort -V | tail -n1)
+	if [ "$rc" -ne 0 ]; then
+		die "[$EXP_DONE/$EXP_TOTAL] $desc failed (status $rc, $dir); resume with --resume $EXP_DIR"
+	fi
+	fig=$(jq -r 'if .ndr then "NDR \(.ndr.rate_pps | floor) pps, PDR \(.pdr.rate_pps | floor) pps"
+		else "rx \(.trial.rx_pps // 0 | floor) pps" end' "$dir/tgen.json" 2>/dev/null || echo '?')
+	say "[$EXP_DONE/$EXP_TOTAL] $desc: $fig ($(basename "$dir"))"
+}
+
+exp_interrupted() {
+	trap - INT TERM
+	say "campaign interrupted; finish it with: fwdlab --topology $TOPOLOGY $EXP_VERB --resume $EXP_DIR"
+	exit 130
+}
+
+# exp_builds LIST: comma-separated vfwd build folders -> absolute paths, checked.
+exp_build_path() {
+	local b=$1
+	[ -d "$b" ] || die "$b: not a folder (a vfwd build like build/vfwd/default)"
+	b=$(readlink -f "$b")
+	if [ ! -x "$b/bin/vfwd" ] || [ ! -s "$b/build-info.json" ]; then
+		die "$b is not a vfwd build (no bin/vfwd or build-info.json)"
+	fi
+	echo "$b"
+}
+
+# fwdlab compare A B [--runs N] [--profiles udp:64,udp:1500,imix] [--order ABAB|ABBA]
+#   [--resume DIR]   (plus --rate R for fixed-rate trials, --max-rate, --trial-duration ...)
+compare() {
+	local runs=3 profiles=udp:64,udp:1500,imix order=ABAB resume="" builds=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--runs) runs=$2; shift 2 ;;
+		--profiles) profiles=$2; shift 2 ;;
+		--order) order=$2; shift 2 ;;
+		--resume) resume=$2; shift 2 ;;
+		-*) die "compare: unknown option $1" ;;
+		*) builds+=("$1"); shift ;;
+		esac
+	done
+	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
+		# Replay the campaign's own command line (its options were parsed by main then).
+		local saved
+		mapfile -t saved < <(exp_plan_args "$resume")
+		exp_replay compare "$resume" "${saved[@]}"
+		return
+	fi
+	[ ${#builds[@]} -eq 2 ] || die "compare: give two vfwd build folders (A B)"
+	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "compare: --runs $runs: a positive number"
+	case "$order" in ABAB | ABBA) ;; *) die "compare: --order ABAB or ABBA" ;; esac
+	local a b p prof=() sizes=()
+	a=$(exp_build_path "${builds[0]}")
+	b=$(exp_build_path "${builds[1]}")
+	IFS=, read -r -a prof <<<"$profiles"
+	for p in "${prof[@]}"; do
+		case "$p" in
+		imix) sizes+=(imix) ;;
+		udp:[0-9]*) sizes+=("${p#udp:}") ;;
+		*) die "compare: profile '$p': udp:SIZE or imix" ;;
+		esac
+	done
+	topo_require_up
+	local label=$LABEL
+	if [ "$label" = "$VARIANT" ]; then label=$(basename "$a")-vs-$(basename "$b"); fi
+	EXP_VERB=compare
+	local opts
+	mapfile -t opts < <(exp_global_opts)
+	exp_campaign compare "$resume" "$label" "$a" "$b" --runs "$runs" --profiles "$profiles" \
+		--order "$order" "${opts[@]}"
+	trap exp_interrupted INT TERM
+	EXP_TOTAL=$((2 * runs * ${#prof[@]}))
+	local r g i gs build slug
+	for ((r = 1; r <= runs; r++)); do
+		gs="A B"
+		if [ "$order" = ABBA ] && [ $((r % 2)) -eq 0 ]; then gs="B A"; fi
+		for g in $gs; do
+			if [ "$g" = A ]; then build=$a; else build=$b; fi
+			for i in "${!prof[@]}"; do
+				PROFILE=udp
+				if [ "${sizes[$i]}" = imix ]; then
+					PROFILE=imix slug=imix
+				else
+					FRAME_SIZE=${sizes[$i]} slug=udp${sizes[$i]}
+				fi
+				if exp_is_done "r$r-$g-$slug"; then
+					exp_one "r$r-$g-$slug" "$g" "$r" "$g r$r ${prof[$i]}"
+					continue
+				fi
+				exp_swap "$build"
+				exp_one "r$r-$g-$slug" "$g" "$r" "$g r$r ${prof[$i]}"
+			done
+		done
+	done
+	trap - INT TERM
+	"$(fwdstat_bin)" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
+		--node ip4-rewrite
+}
+
+# exp_replay VERB DIR WORDS...: run VERB again with the saved words and --resume DIR.
+exp_replay() {
+	local verb=$1 dir=$2
+	shift 2
+	[ $# -gt 0 ] || die "--resume $dir: plan.json holds no command line"
+	FWDLAB_REPLAY=1 exec "$LAB_DIR/fwdlab" --topology "$TOPOLOGY" "$verb" "$@" --resume "$dir"
+}
+
+# fwdlab sweep --sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
+sweep() {
+	local size_list=64,128,256,512,1024,1280,1518 link="" duts="" resume=""
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--sizes) size_list=$2; shift 2 ;;
+		--link) link=$2; shift 2 ;;
+		--dut) duts=$2; shift 2 ;;
+		--resume) resume=$2; shift 2 ;;
+		*) die "sweep: unknown argument $1" ;;
+		esac
+	done
+	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
+		local saved
+		mapfile -t saved < <(exp_plan_args "$resume")
+		exp_replay sweep "$resume" "${saved[@]}"
+		return
+	fi
+	local s sz=() d builds=() letters=(A B C D E F G H) k
+	IFS=, read -r -a sz <<<"$size_list"
+	for s in "${sz[@]}"; do
+		if ! [[ $s =~ ^[0-9]+$ ]] || [ "$s" -lt 60 ]; then die "sweep: frame size '$s'"; fi
+	done
+	if [ -n "$duts" ]; then
+		IFS=, read -r -a builds <<<"$duts"
+		[ ${#builds[@]} -le 8 ] || die "sweep: at most 8 DUTs"
+		for k in "${!builds[@]}"; do builds[k]=$(exp_build_path "${builds[$k]}"); done
+	fi
+	topo_require_up
+	EXP_VERB=sweep
+	local opts
+	mapfile -t opts < <(exp_global_opts)
+	if [ -n "$link" ]; then opts+=(--link "$link"); fi
+	if [ -n "$duts" ]; then opts+=(--dut "$(IFS=,; echo "${builds[*]}")"); fi
+	exp_campaign sweep "$resume" "$LABEL" --sizes "$size_list" "${opts[@]}"
+	trap exp_interrupted INT TERM
+	PROFILE=udp
+	local n=1
+	if [ ${#builds[@]} -gt 0 ]; then n=${#builds[@]}; fi
+	EXP_TOTAL=$((n * ${#sz[@]}))
+	for ((k = 0; k < n; k++)); do
+		d=${letters[$k]}
+		for s in "${sz[@]}"; do
+			FRAME_SIZE=$s
+			if ! exp_is_done "$d-udp$s" && [ ${#builds[@]} -gt 0 ]; then
+				exp_swap "${builds[$k]}"
+			fi
+			exp_one "$d-udp$s" "$d" 1 "$d ${s}B"
+		done
+	done
+	trap - INT TERM
+	local args=(sweep "$EXP_DIR")
+	if [ -n "$link" ]; then args+=(--link "$link"); fi
+	"$(fwdstat_bin)" "${args[@]}"
+}
+
+# fwdlab report DIR... [--out DIR] [--node N] [--link R] [--base G] -> fwdstat report
+report() {
+	[ $# -gt 0 ] || die "report: which campaign or run folders?"
+	"$(fwdstat_bin)" report "$@"
+}
+
+# fwdlab runtime FILE... --node NAME [--thread N|all|workers] -> fwdstat runtime
+runtime() {
+	[ $# -gt 0 ] || die "runtime: which show runtime dumps?"
+	"$(fwdstat_bin)" runtime "$@"
+}
