@@ -115,6 +115,8 @@ fz_setup(void)
 	fz_cli("ip route add 48.0.0.0/8 via 10.0.1.2 port1");
 	fz_cli("ip route add 0.0.0.0/0 via 10.0.1.3 port1");
 	fz_cli("set interface feature port0 example arc ip4-unicast");
+	/* frames received on port1 take the l2-xconnect path back out of port0 */
+	fz_cli("set interface l2 xconnect port1 port0");
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * libFuzzer entry point for the packet path: the input is a sequence of
- * frames (2-byte length + bytes) received on port0 and walked through the
- * graph. Nothing may crash, read out of bounds or leak mbufs.
+ * frames (2-byte little-endian word + bytes; bits 0-10 are the length, bit 15
+ * picks the receiving port: port0 is routed with the example feature, port1
+ * is xconnected to port0) walked through every node of the graph.
+ * Nothing may crash, read out of bounds or leak mbufs.
  */
 #include <string.h>
 
@@ -24,6 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	while (size >= 2) {
 		size_t len = (size_t)(data[0] | data[1] << 8) % 2048;
+		int port = data[1] >> 7;
 		struct rte_mbuf *m;
 		char *p;
 
@@ -40,8 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		memcpy(p, data, len);
-		m->port = vfwd.ports[0].port_id;
-		if (rte_ring_enqueue(fz_rx[0], m) < 0)
+		m->port = vfwd.ports[port].port_id;
+		if (rte_ring_enqueue(fz_rx[port], m) < 0)
 			rte_pktmbuf_free(m);
 		data += len;
 		size -= len;

@@ -128,7 +128,11 @@ client_lines(struct cli_client *c)
 		size_t used = (size_t)(nl - c->buf) + 1;
 
 		*nl = '\0';
-		cli_execute(c->buf, &out);
+		/* a NUL inside the line would hide the rest of it from the parser */
+		if (memchr(c->buf, '\0', used - 1) != NULL)
+			cli_error(&out, -EINVAL, "NUL byte in command; nothing done");
+		else
+			cli_execute(c->buf, &out);
 		vfwd_cli_printf(&out, "%c", '\0');
 		if (write_all(c->fd, out.buf, out.len) < 0) {
 			cli_out_free(&out);
@@ -175,6 +179,11 @@ client_accept(void)
 			clients[i].len = 0;
 			return;
 		}
+	}
+	{
+		static const char msg[] = "error: too many CLI clients\n";
+
+		(void)!send(fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	close(fd);
 }
