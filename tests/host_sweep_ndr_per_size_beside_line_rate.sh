@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `fwdlab sweep` on the host topology: NDR (low max rate, short trials) at two frame sizes
+# into one campaign; the fwdstat sweep table has one row per size with the line rate of
+# the given link (10G: 14,880,952 pps at 64 B, 8,445,945 pps at 128 B) and a % column.
+# shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd later, by check()
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
+tmp=$(mktemp -d)
+export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
+lab() { "$top/lab/fwdlab" --topology host "$@"; }
+cleanup() {
+	lab down >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+[ -x "$top/build/lab/bin/fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
+stage "up" quiet lab up || exit 1
+out=$tmp/sweep.txt
+sweep2() {
+	lab sweep --sizes 64,128 --link 10G --max-rate 2000 --trial-duration 1 \
+		--final-duration 1 >"$out"
+}
+stage "sweep 64,128" sweep2 || true
+sed 's/^/# /' "$out"
+camp=$(find "$tmp/results" -mindepth 1 -maxdepth 1 -type d -name '*-host-sweep-*')
+metas=$(find "$camp" -mindepth 2 -maxdepth 2 -name meta.json | sort)
+check "2 complete runs in one sweep campaign" eval '
+	[ "$(xargs jq -r .status <<<"$metas" | grep -c "^complete$")" -eq 2 ]'
+check "frame sizes 64 and 128 in meta.json" eval '
+	[ "$(xargs jq -r .frame_size <<<"$metas" | sort -n | tr "\n" " ")" = "64 128 " ]'
+rows=$(grep -E '^\| *(64|128) *\|' "$out" || true)
+check "one row per size" eval '[ "$(wc -l <<<"$rows")" -eq 2 ]'
+check "line-rate column: 14,880,952 pps at 64 B on 10G" eval 'grep -E "^\| *64 *\|" <<<"$rows" | grep -Eq "14[,.]?88"'
+check "line-rate column: 8,445,945 pps at 128 B on 10G" eval 'grep -E "^\| *128 *\|" <<<"$rows" | grep -Eq "8[,.]?44"'
+check "header has a line-rate and a % column" eval 'grep -i "line" "$out" | grep -q "%"'
+stage "down" quiet lab down || true
+exit "$TAP_FAILED"
