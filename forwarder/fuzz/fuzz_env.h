@@ -51,10 +51,17 @@ fz_drain(void)
 			rte_pktmbuf_free_bulk(m, n);
 }
 
+/* Walks until both rx rings are empty (an input may hold more frames than
+ * one rx burst takes), then twice more for what the last burst left in flight.
+ */
 static void
 fz_walk(void)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 64 && rte_ring_count(fz_rx[0]) + rte_ring_count(fz_rx[1]) > 0; i++) {
+		rte_graph_walk(vfwd.graph[0]);
+		fz_drain();
+	}
+	for (int i = 0; i < 2; i++)
 		rte_graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
 	fz_drain();
