@@ -46,6 +46,7 @@ images-verify: forwarder tgen
 
 bench: forwarder
 	$(MAKE) -C forwarder bench
+	$(MAKE) -C forwarder/plugins/example-rs bench
 
 bench-tgen: forwarder tgen
 	$(MAKE) -C tgen bench
