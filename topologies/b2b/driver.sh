@@ -133,12 +133,15 @@ ssh_key() {
 
 # ---- the DUT and the TG -----------------------------------------------------------------
 
+# These never read stdin: ssh would otherwise swallow the rest of a caller's
+# `while read` input (fwdlab's dump loop lost every command after the first).
 dut_ctl() {
-	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "$(printf '%q ' "$@")"
+	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock \
+		"$(printf '%q ' "$@")" </dev/null
 }
 
-dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json; }
-dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200'; }
+dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json </dev/null; }
+dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200' </dev/null; }
 
 vfwd_answers() { dut_ctl show version >/dev/null 2>&1; }
 # True when vfwd answers, or when a service it needs has failed (no use waiting then).
