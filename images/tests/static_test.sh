@@ -42,13 +42,17 @@ manifest_ok() { # ROLE PACKAGE...
 		{ echo "payload build-info or source_date_epoch missing"; return 1; }
 }
 no_identity() { # ROLE
-	local r=$1
+	# Each file is read whole before it is searched: `debugfs | grep -q` under pipefail
+	# can fail when grep exits early and debugfs dies of SIGPIPE.
+	local r=$1 sshdir shadow sshd
+	sshdir=$(fs "$r" 'ls -l /etc/ssh')
+	shadow=$(fs "$r" 'cat /etc/shadow')
+	sshd=$(fs "$r" 'cat /etc/ssh/sshd_config.d/fwdlab.conf')
 	[ -z "$(fs "$r" 'cat /etc/machine-id')" ] || { echo "machine-id is not empty"; return 1; }
-	! fs "$r" 'ls -l /etc/ssh' | grep -q ssh_host_ || { echo "ssh host keys baked in"; return 1; }
-	fs "$r" 'cat /etc/shadow' | grep -q '^root:[*!]' || { echo "root has a password"; return 1; }
-	! fs "$r" 'cat /etc/shadow' | awk -F: '$2 !~ /^[*!]/' | grep -q . || { echo "an account has a password"; return 1; }
-	fs "$r" 'cat /etc/ssh/sshd_config.d/fwdlab.conf' | grep -q '^PasswordAuthentication no' ||
-		{ echo "sshd allows passwords"; return 1; }
+	[[ $sshdir != *ssh_host_* ]] || { echo "ssh host keys baked in"; return 1; }
+	grep -q '^root:[*!]' <<<"$shadow" || { echo "root has a password"; return 1; }
+	! awk -F: '$2 !~ /^[*!]/' <<<"$shadow" | grep -q . || { echo "an account has a password"; return 1; }
+	grep -q '^PasswordAuthentication no' <<<"$sshd" || { echo "sshd allows passwords"; return 1; }
 }
 payload_ok() { # ROLE PREFIX FILE... : files match the build-info the manifest recorded
 	local r=$1 prefix=$2 f want got
