@@ -5,13 +5,20 @@
 # else a scratch build; the second is always a scratch build from nothing but the
 # package cache. TAP output, one test per image.
 #   reproducible_test.sh [dut] [tg]       (default: dut)
+# Environment: SCRATCH=1 makes both builds scratch builds (images/out is not used);
+# KEEP=1 keeps the work folder (both builds' outputs, their rootfs tarballs and logs)
+# and prints its path, to compare what differs (tar tvf, diffoscope).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 images=$(cd "$here/.." && pwd)
 roles=("$@")
 [ ${#roles[@]} -gt 0 ] || roles=(dut)
-tmp=$(mktemp -d /tmp/fwdlab-repro.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fwdlab-repro.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then
+	trap 'echo "# KEEP=1: outputs kept in $tmp (a/ and b/: ROLE.rootfs.tar, qcow2, kernel, initrd)"' EXIT
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 # Both builds take the payload from one snapshot (someone may rebuild vfwd meanwhile).
 top=$(cd "$images/.." && pwd)
@@ -21,7 +28,7 @@ cp -R "${TGEN_BUILD:-$top/build/tgen}" "$tmp/payload/tgen"
 export VFWD_BUILD=$tmp/payload/vfwd TGEN_BUILD=$tmp/payload/tgen
 
 build() { # ROLE DIR
-	OUT=$2 WORK=$tmp/work-$1 FORCE=1 KEEP_ROOTFS=0 "$images/build-image" "$1" >"$2.log" 2>&1 || {
+	OUT=$2 WORK=$tmp/work-$1 FORCE=1 KEEP_ROOTFS=${KEEP:-0} "$images/build-image" "$1" >"$2.log" 2>&1 || {
 		sed 's/^/# /' "$2.log"
 		return 1
 	}
@@ -39,7 +46,7 @@ for role in "${roles[@]}"; do
 	a=$images/out
 	# images/out counts as the first build when it was made from the same inputs and
 	# the same payload build-info (the inputs key leaves out built_at and git_rev).
-	if [ "$(cat "$a/$role.key" 2>/dev/null)" != "$(cat "$tmp/b/$role.key")" ] ||
+	if [ "${SCRATCH:-0}" = 1 ] || [ "$(cat "$a/$role.key" 2>/dev/null)" != "$(cat "$tmp/b/$role.key")" ] ||
 		[ "$(jq -S .payload.build_info "$a/$role.manifest.json")" != \
 			"$(jq -S .payload.build_info "$tmp/b/$role.manifest.json")" ]; then
 		a=$tmp/a
