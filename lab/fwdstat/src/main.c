@@ -14,6 +14,7 @@
 #include "runtime.h"
 #include "stats.h"
 #include "sweep.h"
+#include "topology.h"
 #include "util.h"
 
 #define EXIT_INPUT 1
@@ -34,12 +35,18 @@ static const char usage[] =
 	"      Markdown tables, gnuplot SVG/PNG plots and an HTML page per campaign\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
+	"  topology check [--kind host|vm] FILE\n"
+	"      validate a topology.conf: one FILE:LINE: message per error, exit 1\n"
+	"  topology get FILE KEY [DEFAULT]\n"
+	"      the value of KEY (DEFAULT, or exit 1, when it is not set)\n"
+	"  topology dump [--kind host|vm] [--json] FILE\n"
+	"      a valid file's settings as KEY=VALUE lines or one JSON object\n"
 	"DIR is a run folder, a campaign folder or a results root. RATE: 10G, 25e9, 100M.\n";
 
 struct opts {
 	char *nodes[MAX_NODES];
 	int nnodes;
-	const char *base, *out, *list, *thread;
+	const char *base, *out, *list, *thread, *kind;
 	double min_delta, link_bps;
 	int json;
 };
@@ -55,6 +62,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{"thread", required_argument, NULL, 't'},
 		{"min-delta", required_argument, NULL, 'd'},
 		{"link", required_argument, NULL, 'L'},
+		{"kind", required_argument, NULL, 'k'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -65,7 +73,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->min_delta = 0.01;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (o->nnodes == MAX_NODES) {
@@ -85,6 +93,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 't':
 			o->thread = optarg;
+			break;
+		case 'k':
+			o->kind = optarg;
 			break;
 		case 'j':
 			o->json = 1;
@@ -195,21 +206,25 @@ runtime_total_row(struct table *t, const char *file, int sel, const struct rt_fi
 	table_set(t, (size_t)r, 7, "%.2f", f->vectors_per_call);
 }
 
+/* , "name": number */
+static void
+json_field(const char *name, double v)
+{
+	printf(", \"%s\": ", name);
+	json_put_num(stdout, v);
+}
+
 static void
 runtime_json_file(const char *file, const struct rt_figure *f, int first)
 {
 	printf("%s  {\"file\": ", first ? "" : ",\n");
 	json_put_str(stdout, file);
-	printf(", \"threads\": %d, \"clocks\": ", f->found);
-	json_put_num(stdout, f->clocks);
-	printf(", \"vectors\": ");
-	json_put_num(stdout, f->vectors);
-	printf(", \"calls\": ");
-	json_put_num(stdout, f->calls);
-	printf(", \"clocks_per_packet\": ");
-	json_put_num(stdout, f->clocks_per_packet);
-	printf(", \"vectors_per_call\": ");
-	json_put_num(stdout, f->vectors_per_call);
+	printf(", \"threads\": %d", f->found);
+	json_field("clocks", f->clocks);
+	json_field("vectors", f->vectors);
+	json_field("calls", f->calls);
+	json_field("clocks_per_packet", f->clocks_per_packet);
+	json_field("vectors_per_call", f->vectors_per_call);
 	printf("}");
 }
 
@@ -224,14 +239,11 @@ runtime_summary(const char *node, const struct summary *s, int json, const struc
 		       s->rel_spread * 100);
 		return;
 	}
-	printf("\n], \"median_clocks_per_packet\": ");
-	json_put_num(stdout, s->median);
-	printf(", \"min\": ");
-	json_put_num(stdout, s->min);
-	printf(", \"max\": ");
-	json_put_num(stdout, s->max);
-	printf(", \"rel_spread\": ");
-	json_put_num(stdout, s->rel_spread);
+	printf("\n]");
+	json_field("median_clocks_per_packet", s->median);
+	json_field("min", s->min);
+	json_field("max", s->max);
+	json_field("rel_spread", s->rel_spread);
 	printf("}\n");
 }
 
@@ -296,11 +308,15 @@ cmd_runtime(int argc, char **argv)
 	return ret;
 }
 
+/* The options and the runs of DIR... for compare, sweep, status and report: 0, or the
+ * exit status (usage or input error, already reported). */
 static int
-load_runs(int argc, char **argv, int flags, struct runset *rs)
+load_runs(int argc, char **argv, int flags, struct opts *o, struct runset *rs)
 {
 	char err[512];
 
+	if (parse_opts(argc, argv, o) != 0)
+		return EXIT_USAGE;
 	if (optind >= argc) {
 		fputs(usage, stderr);
 		return EXIT_USAGE;
@@ -324,9 +340,7 @@ cmd_compare(int argc, char **argv)
 	char err[512];
 	int ret;
 
-	if (parse_opts(argc, argv, &o) != 0)
-		return EXIT_USAGE;
-	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &o, &rs);
 	if (ret != 0)
 		return ret;
 	co = (struct cmp_opts){NULL, o.base, o.nodes, o.nnodes, o.min_delta};
@@ -358,9 +372,7 @@ cmd_sweep(int argc, char **argv)
 	char err[512];
 	int ret;
 
-	if (parse_opts(argc, argv, &o) != 0)
-		return EXIT_USAGE;
-	ret = load_runs(argc, argv, 0, &rs);
+	ret = load_runs(argc, argv, 0, &o, &rs);
 	if (ret != 0)
 		return ret;
 	s = malloc(sizeof(*s));
@@ -390,9 +402,7 @@ cmd_status(int argc, char **argv)
 	struct table t;
 	int ret;
 
-	if (parse_opts(argc, argv, &o) != 0)
-		return EXIT_USAGE;
-	ret = load_runs(argc, argv, 0, &rs);
+	ret = load_runs(argc, argv, 0, &o, &rs);
 	if (ret != 0)
 		return ret;
 	if (o.list != NULL) {
@@ -444,9 +454,7 @@ cmd_report(int argc, char **argv)
 	struct report_opts ro;
 	int ret;
 
-	if (parse_opts(argc, argv, &o) != 0)
-		return EXIT_USAGE;
-	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &rs);
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &o, &rs);
 	if (ret != 0)
 		return ret;
 	ro = (struct report_opts){o.out != NULL ? o.out : "report",
@@ -460,6 +468,71 @@ cmd_report(int argc, char **argv)
 	return ret;
 }
 
+static const char topology_usage[] =
+	"usage: fwdstat topology check [--kind host|vm] FILE\n"
+	"       fwdstat topology get FILE KEY [DEFAULT]\n"
+	"       fwdstat topology dump [--kind host|vm] [--json] FILE\n";
+
+/* fwdstat topology get FILE KEY [DEFAULT]: reads what it can; validation is `check`'s. */
+static int
+topology_get(int argc, char **argv, struct topo *t)
+{
+	const char *v;
+
+	if (argc < 3 || argc > 4) {
+		fputs(topology_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (topo_load(t, argv[1]) != 0 && t->buf == NULL && t->nerr == 0) {
+		warnx_("%s: out of memory", argv[1]);
+		return EXIT_INPUT;
+	}
+	v = topo_get(t, argv[2]);
+	if (v == NULL && t->buf == NULL)
+		topo_print_errors(t, stderr);
+	if (v == NULL && argc == 4)
+		v = argv[3];
+	if (v == NULL)
+		return EXIT_INPUT;
+	printf("%s\n", v);
+	return 0;
+}
+
+static int
+cmd_topology(int argc, char **argv)
+{
+	static struct topo t; /* 40 KB: not on the stack */
+	enum topo_kind kind = TOPO_AUTO;
+	const char *verb = argc > 1 ? argv[1] : "";
+	int ret;
+	struct opts o;
+
+	if (strcmp(verb, "get") == 0) {
+		ret = topology_get(argc - 1, argv + 1, &t);
+		topo_free(&t);
+		return ret;
+	}
+	if ((strcmp(verb, "check") != 0 && strcmp(verb, "dump") != 0) ||
+	    parse_opts(argc - 1, argv + 1, &o) != 0 || optind != argc - 2 ||
+	    (o.kind != NULL && topo_kind_parse(o.kind, &kind) != 0)) {
+		fputs(topology_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (topo_load(&t, argv[optind + 1]) == -ENOMEM) {
+		warnx_("%s: out of memory", argv[optind + 1]);
+		return EXIT_INPUT;
+	}
+	ret = 0;
+	if (topo_validate(&t, kind) != 0) {
+		topo_print_errors(&t, stderr);
+		ret = EXIT_INPUT;
+	} else if (strcmp(verb, "dump") == 0) {
+		topo_dump(&t, stdout, o.json);
+	}
+	topo_free(&t);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -468,7 +541,7 @@ main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} cmds[] = {
 		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
-		{"report", cmd_report},	  {"status", cmd_status},
+		{"report", cmd_report},	  {"status", cmd_status},   {"topology", cmd_topology},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

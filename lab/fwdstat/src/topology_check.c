@@ -1,0 +1,724 @@
+/* SPDX-License-Identifier: MIT */
+/* topology_check.c - the schema of topology.conf: which keys a topology kind has and
+ * what their values may be. The lab's shell reads values through `fwdstat topology get`,
+ * so this file is the one definition of a valid topology. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "topology.h"
+#include "topology_int.h"
+
+#define MAX_NODES 16
+#define MAX_LINKS 32
+#define MAX_NAME 32
+#define MAX_PORT 16
+#define MAX_CPU 4095
+#define MAX_LCORE 1023
+#define SHOW 48 /* bytes of a value quoted in a message */
+
+struct node {
+	char name[MAX_NAME + 1];
+	const struct topo_entry *role, *vcpus, *memory, *mgmt_host, *image, *fwd;
+	unsigned long nvcpus, host;
+	int has_port0, has_port1;
+};
+
+struct port {
+	char name[MAX_PORT + 1];
+	size_t node, link;
+};
+
+struct vm {
+	struct node node[MAX_NODES];
+	size_t nnodes;
+	struct port port[2 * MAX_LINKS];
+	size_t nports;
+	const struct topo_entry *nodes, *links;
+	int links_ok;
+	unsigned slot_line[32]; /* pci slot -> line that took it */
+};
+
+static const char *const vm_globals[] = {"nodes",	"links",     "data_mtu",
+					 "mgmt_subnet", "host_cpus", "tgen_link"};
+static const char *const vm_node_keys[] = {"uri",	"image",      "role",
+					   "vcpus",	"memory_mib", "forwarding_vcpus",
+					   "mgmt_host", "ssh_proxy"};
+static const char *const host_keys[] = {"vfwd.main_core", "vfwd.workers",   "vfwd.eal_args",
+					"vfwd.num_mbufs", "vfwd.port0_mac", "vfwd.port1_mac",
+					"tgen.eal_args",  "tgen.link"};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A decimal number of at most 9 digits and no leading zero at s, its length in *len. */
+static int
+scan_uint(const char *s, unsigned long *v, size_t *len)
+{
+	size_t n = 0;
+
+	while (is_digit(s[n]))
+		n++;
+	if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
+		return -EINVAL;
+	*v = strtoul(s, NULL, 10);
+	*len = n;
+	return 0;
+}
+
+static int
+check_uint(struct topo *t, const struct topo_entry *e, unsigned long min, unsigned long max,
+	   unsigned long *out)
+{
+	unsigned long v;
+	size_t n;
+
+	if (scan_uint(e->value, &v, &n) != 0 || e->value[n] != '\0' || v < min || v > max) {
+		topo_error(t, e->line, "%s = %.*s: expected a whole number from %lu to %lu", e->key,
+			   SHOW, e->value, min, max);
+		return -EINVAL;
+	}
+	if (out != NULL)
+		*out = v;
+	return 0;
+}
+
+/* Edit distance of two short strings (capped), for "did you mean". */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[TOPO_MAX_KEY + 2];
+
+	if (la > TOPO_MAX_KEY || lb > TOPO_MAX_KEY)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static void
+unknown_key(struct topo *t, const struct topo_entry *e, const char *prefix, const char *const *cand,
+	    size_t ncand)
+{
+	char full[TOPO_MAX_KEY + MAX_NAME + 2];
+	const char *best = NULL;
+	size_t bestd = 3;
+
+	for (size_t i = 0; i < ncand; i++) {
+		size_t d;
+
+		snprintf(full, sizeof(full), "%s%s", prefix, cand[i]);
+		d = edit_distance(e->key, full);
+		if (d < bestd) {
+			bestd = d;
+			best = cand[i];
+		}
+	}
+	if (best != NULL)
+		topo_error(t, e->line, "unknown key %s (did you mean %s%s?)", e->key, prefix, best);
+	else
+		topo_error(t, e->line, "unknown key %s", e->key);
+}
+
+/* Copies the next blank-separated word of *s into w (cap bytes); 0 at the end. */
+static size_t
+next_word(const char **s, char *w, size_t cap, size_t *full)
+{
+	const char *p = *s;
+	size_t n = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (p[n] != '\0' && p[n] != ' ' && p[n] != '\t')
+		n++;
+	*full = n;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(w, p, n);
+	w[n] = '\0';
+	*s = p + *full;
+	return *full;
+}
+
+/* [A-Za-z][A-Za-z0-9_]*: a node name is part of libvirt and shell variable names. */
+static int
+name_ok(const char *s, size_t len, size_t max)
+{
+	if (len == 0 || len > max ||
+	    !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (!topo_key_char(s[i]) || s[i] == '.' || s[i] == '-')
+			return 0;
+	return 1;
+}
+
+static long
+node_find(const struct vm *vm, const char *name, size_t len)
+{
+	for (size_t i = 0; i < vm->nnodes; i++)
+		if (strlen(vm->node[i].name) == len && memcmp(vm->node[i].name, name, len) == 0)
+			return (long)i;
+	return -1;
+}
+
+static void
+vm_nodes(struct topo *t, struct vm *vm)
+{
+	const struct topo_entry *e = vm->nodes;
+	const char *s = e->value;
+	char w[MAX_NAME + 2];
+	size_t full;
+
+	while (next_word(&s, w, sizeof(w), &full) != 0) {
+		if (!name_ok(w, full, MAX_NAME)) {
+			topo_error(t, e->line,
+				   "node name '%.*s': a letter, then letters, digits or _ (at most "
+				   "%d)",
+				   (int)(full < SHOW ? full : SHOW), s - full, MAX_NAME);
+		} else if (strcmp(w, "pci_slot") == 0) {
+			topo_error(t, e->line,
+				   "node name pci_slot is taken by the pci_slot.* keys");
+		} else if (node_find(vm, w, full) >= 0) {
+			topo_error(t, e->line, "node %s is listed twice", w);
+		} else if (vm->nnodes == MAX_NODES) {
+			topo_error(t, e->line, "more than %d nodes", MAX_NODES);
+			return;
+		} else {
+			memcpy(vm->node[vm->nnodes++].name, w, full + 1);
+		}
+	}
+}
+
+static long
+port_find(const struct vm *vm, size_t node, const char *name)
+{
+	for (size_t i = 0; i < vm->nports; i++)
+		if (vm->port[i].node == node && strcmp(vm->port[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* One end of a link, NODE.PORT (len bytes at s). 0, or -EINVAL when reported. */
+static int
+vm_link_end(struct topo *t, struct vm *vm, const char *s, size_t len, size_t link, const char *lk)
+{
+	const char *dot = memchr(s, '.', len);
+	size_t nlen = dot != NULL ? (size_t)(dot - s) : 0, plen = len - nlen - 1;
+	struct port *p;
+	long node, other;
+
+	if (dot == NULL || !name_ok(s, nlen, MAX_NAME) || !name_ok(dot + 1, plen, MAX_PORT)) {
+		topo_error(t, vm->links->line, "link %.*s: expected NODE.PORT-NODE.PORT", SHOW, lk);
+		return -EINVAL;
+	}
+	node = node_find(vm, s, nlen);
+	if (node < 0) {
+		topo_error(t, vm->links->line, "link %.*s: node %.*s is not in nodes", SHOW, lk,
+			   (int)nlen, s);
+		return -EINVAL;
+	}
+	if (plen == 4 && memcmp(dot + 1, "mgmt", 4) == 0) {
+		topo_error(t, vm->links->line, "link %.*s: port name mgmt is the management NIC's",
+			   SHOW, lk);
+		return -EINVAL;
+	}
+	p = &vm->port[vm->nports];
+	memcpy(p->name, dot + 1, plen);
+	p->name[plen] = '\0';
+	other = port_find(vm, (size_t)node, p->name);
+	if (other >= 0) {
+		topo_error(t, vm->links->line, "link %.*s: %.*s is already on link %zu", SHOW, lk,
+			   (int)len, s, vm->port[other].link + 1);
+		return -EINVAL;
+	}
+	p->node = (size_t)node;
+	p->link = link;
+	vm->nports++;
+	vm->node[node].has_port0 |= strcmp(p->name, "port0") == 0;
+	vm->node[node].has_port1 |= strcmp(p->name, "port1") == 0;
+	return 0;
+}
+
+static void
+vm_links(struct topo *t, struct vm *vm)
+{
+	const char *s = vm->links->value;
+	char w[2 * (MAX_NAME + MAX_PORT + 1) + 3];
+	size_t full, nlinks = 0;
+
+	vm->links_ok = 1;
+	while (next_word(&s, w, sizeof(w), &full) != 0) {
+		const char *lk = s - full, *dash = memchr(lk, '-', full);
+
+		if (nlinks == MAX_LINKS) {
+			topo_error(t, vm->links->line, "more than %d links", MAX_LINKS);
+			vm->links_ok = 0;
+			return;
+		}
+		if (dash == NULL || memchr(dash + 1, '-', full - (size_t)(dash - lk) - 1) != NULL) {
+			topo_error(t, vm->links->line, "link %.*s: expected NODE.PORT-NODE.PORT",
+				   (int)(full < SHOW ? full : SHOW), lk);
+			vm->links_ok = 0;
+			continue;
+		}
+		w[full < sizeof(w) ? full : sizeof(w) - 1] = '\0';
+		if (vm_link_end(t, vm, lk, (size_t)(dash - lk), nlinks, w) != 0 ||
+		    vm_link_end(t, vm, dash + 1, full - (size_t)(dash - lk) - 1, nlinks, w) != 0)
+			vm->links_ok = 0;
+		nlinks++;
+	}
+}
+
+static int
+port_named(const struct vm *vm, const char *name)
+{
+	for (size_t i = 0; i < vm->nports; i++)
+		if (strcmp(vm->port[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+check_pci_slot(struct topo *t, struct vm *vm, const struct topo_entry *e)
+{
+	const char *port = e->key + strlen("pci_slot.");
+	unsigned long slot;
+
+	if (strcmp(port, "mgmt") != 0 && !port_named(vm, port)) {
+		if (vm->links_ok)
+			topo_error(t, e->line, "%s: no link uses a port named %s", e->key, port);
+		return;
+	}
+	/* q35's root bus: slot 0 is the host bridge, 31 the ICH9 functions. */
+	if (check_uint(t, e, 1, 30, &slot) != 0)
+		return;
+	if (vm->slot_line[slot] != 0) {
+		topo_error(t, e->line, "%s = %lu: pci slot %lu is already taken on line %u", e->key,
+			   slot, slot, vm->slot_line[slot]);
+		return;
+	}
+	vm->slot_line[slot] = e->line;
+}
+
+/* "A.B.C", the first three octets of a /24. */
+static void
+check_subnet(struct topo *t, const struct topo_entry *e)
+{
+	const char *s = e->value;
+	unsigned long v;
+	size_t n;
+
+	for (int i = 0; i < 3; i++) {
+		if (scan_uint(s, &v, &n) != 0 || v > 255 || s[n] != (i < 2 ? '.' : '\0')) {
+			topo_error(t, e->line,
+				   "mgmt_subnet = %.*s: expected the first three octets of a /24, "
+				   "like 192.168.150",
+				   SHOW, e->value);
+			return;
+		}
+		s += n + 1;
+	}
+}
+
+/* "N", "N-M", comma-separated (a Linux CPU list); ranges when ranges != 0. */
+static int
+check_cpulist(struct topo *t, const struct topo_entry *e, unsigned long max, int ranges)
+{
+	const char *s = e->value;
+	unsigned long a, b;
+	size_t n;
+
+	for (;;) {
+		if (scan_uint(s, &a, &n) != 0)
+			break;
+		s += n;
+		b = a;
+		if (*s == '-' && ranges) {
+			if (scan_uint(s + 1, &b, &n) != 0)
+				break;
+			s += n + 1;
+		}
+		if (a > b || b > max)
+			break;
+		if (*s == '\0')
+			return 0;
+		if (*s++ != ',')
+			break;
+	}
+	topo_error(t, e->line, "%s = %.*s: expected a CPU list like %s (CPUs 0 to %lu)", e->key,
+		   SHOW, e->value, ranges ? "0-3,6" : "1,2", max);
+	return -EINVAL;
+}
+
+/* Bits per second as tgen --link reads them: a number, then gbps, mbps, kbps or bps. */
+static void
+check_link_rate(struct topo *t, const struct topo_entry *e)
+{
+	static const char *const units[] = {"gbps", "mbps", "kbps", "bps", ""};
+	const char *s = e->value;
+	char *end;
+	double v;
+
+	if (is_digit(*s)) {
+		v = strtod(s, &end);
+		for (size_t i = 0; i < N_OF(units) && v > 0 && v <= 1e15; i++)
+			if (strcasecmp(end, units[i]) == 0 &&
+			    strspn(s, "0123456789.") == (size_t)(end - s))
+				return;
+	}
+	topo_error(t, e->line, "%s = %.*s: expected a link speed like 10gbps or 25000mbps", e->key,
+		   SHOW, e->value);
+}
+
+/* xx:xx:xx:xx:xx:xx, unicast and not all zero. */
+static void
+check_mac(struct topo *t, const struct topo_entry *e)
+{
+	const char *s = e->value;
+	unsigned octet[6];
+	int ok = strlen(s) == 17, any = 0;
+
+	for (int i = 0; ok && i < 6; i++) {
+		char hex[3] = {s[3 * i], s[3 * i + 1], '\0'};
+
+		ok = isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]) &&
+		     (i == 5 || s[3 * i + 2] == ':');
+		octet[i] = (unsigned)strtoul(hex, NULL, 16);
+		any |= ok && octet[i] != 0;
+	}
+	if (!ok || !any)
+		topo_error(t, e->line, "%s = %.*s: expected a MAC address like 02:00:00:00:00:01",
+			   e->key, SHOW, e->value);
+	else if (octet[0] & 1)
+		topo_error(t, e->line, "%s = %s: a multicast MAC; a port needs a unicast one",
+			   e->key, e->value);
+}
+
+static int
+has_blank(const char *s)
+{
+	return strpbrk(s, " \t") != NULL;
+}
+
+/* qemu:///system or qemu+TRANSPORT://[USER@]HOST[:PORT]/system, or .../session. */
+static void
+check_uri(struct topo *t, const struct topo_entry *e)
+{
+	static const char *const transports[] = {"",	 "+ssh", "+libssh", "+libssh2",
+						 "+tcp", "+tls", "+unix",   "+ext"};
+	const char *s = e->value, *rest = NULL, *path;
+
+	if (strncmp(s, "qemu", 4) == 0) {
+		for (size_t i = 0; i < N_OF(transports) && rest == NULL; i++) {
+			size_t n = strlen(transports[i]);
+
+			if (strncmp(s + 4, transports[i], n) == 0 &&
+			    strncmp(s + 4 + n, "://", 3) == 0)
+				rest = s + 4 + n + 3;
+		}
+	}
+	if (rest != NULL && !has_blank(rest)) {
+		path = strchr(rest, '/');
+		if (path != NULL &&
+		    (strncmp(path, "/system", 7) == 0 || strncmp(path, "/session", 8) == 0)) {
+			char c = path[path[2] == 'y' ? 7 : 8];
+
+			if (c == '\0' || c == '?')
+				return;
+		}
+	}
+	topo_error(t, e->line,
+		   "%s = %.*s: expected a libvirt QEMU URI like qemu:///system or "
+		   "qemu+ssh://user@host/system",
+		   e->key, SHOW, e->value);
+}
+
+static void
+check_image(struct topo *t, const struct topo_entry *e)
+{
+	size_t n = strlen(e->value);
+
+	if (has_blank(e->value) || n < 7 || strcmp(e->value + n - 6, ".qcow2") != 0)
+		topo_error(t, e->line,
+			   "%s = %.*s: expected the path of a .qcow2 image (its kernel and initrd "
+			   "lie beside it), without spaces",
+			   e->key, SHOW, e->value);
+}
+
+static void
+check_forwarding(struct topo *t, const struct node *nd)
+{
+	const struct topo_entry *e = nd->fwd;
+	unsigned long v, seen[256] = {0};
+	const char *s;
+	size_t n;
+
+	if (check_cpulist(t, e, 254, 0) != 0 || nd->nvcpus == 0)
+		return;
+	for (s = e->value; scan_uint(s, &v, &n) == 0; s += n + (s[n] == ',')) {
+		if (v == 0 || v >= nd->nvcpus) {
+			topo_error(t, e->line,
+				   "%s = %s: vCPU %lu is not one of vCPUs 1 to %lu (vCPU 0 keeps "
+				   "the guest's housekeeping; %s.vcpus = %lu)",
+				   e->key, e->value, v, nd->nvcpus - 1, nd->name, nd->nvcpus);
+			return;
+		}
+		if (seen[v]++ != 0) {
+			topo_error(t, e->line, "%s = %s: vCPU %lu is listed twice", e->key,
+				   e->value, v);
+			return;
+		}
+		if (s[n] == '\0')
+			break;
+	}
+}
+
+/* One NODE.FIELD setting of a declared node. */
+static void
+vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const char *field,
+	    const char *prefix)
+{
+	if (strcmp(field, "role") == 0) {
+		nd->role = e;
+		if (strcmp(e->value, "tg") != 0 && strcmp(e->value, "dut") != 0)
+			topo_error(t, e->line, "%s = %.*s: expected tg or dut", e->key, SHOW,
+				   e->value);
+	} else if (strcmp(field, "vcpus") == 0) {
+		nd->vcpus = e;
+		check_uint(t, e, 1, 255, &nd->nvcpus);
+	} else if (strcmp(field, "memory_mib") == 0) {
+		unsigned long mib;
+
+		nd->memory = e;
+		if (check_uint(t, e, 128, 1048576, &mib) == 0 && mib % 2 != 0)
+			topo_error(t, e->line,
+				   "%s = %lu: 2 MB hugepages back the memory; give an even number",
+				   e->key, mib);
+	} else if (strcmp(field, "mgmt_host") == 0) {
+		nd->mgmt_host = e;
+		check_uint(t, e, 2, 254, &nd->host);
+	} else if (strcmp(field, "forwarding_vcpus") == 0) {
+		nd->fwd = e;
+	} else if (strcmp(field, "uri") == 0) {
+		check_uri(t, e);
+	} else if (strcmp(field, "image") == 0) {
+		nd->image = e;
+		check_image(t, e);
+	} else if (strcmp(field, "ssh_proxy") == 0) {
+		if (has_blank(e->value))
+			topo_error(t, e->line, "%s = %.*s: one [USER@]HOST[:PORT], no spaces",
+				   e->key, SHOW, e->value);
+	} else {
+		unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
+	}
+}
+
+static void
+vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
+{
+	const char *dot = strchr(e->key, '.');
+	char prefix[MAX_NAME + 2];
+	long node;
+
+	if (strcmp(e->key, "nodes") == 0 || strcmp(e->key, "links") == 0)
+		return;
+	if (strcmp(e->key, "data_mtu") == 0)
+		check_uint(t, e, 68, 65535, NULL);
+	else if (strcmp(e->key, "mgmt_subnet") == 0)
+		check_subnet(t, e);
+	else if (strcmp(e->key, "host_cpus") == 0) {
+		if (strcmp(e->value, "all") != 0)
+			check_cpulist(t, e, MAX_CPU, 1);
+	} else if (strcmp(e->key, "tgen_link") == 0)
+		check_link_rate(t, e);
+	else if (strncmp(e->key, "pci_slot.", 9) == 0)
+		check_pci_slot(t, vm, e);
+	else if (dot == NULL || (size_t)(dot - e->key) > MAX_NAME)
+		unknown_key(t, e, "", vm_globals, N_OF(vm_globals));
+	else if ((node = node_find(vm, e->key, (size_t)(dot - e->key))) >= 0) {
+		snprintf(prefix, sizeof(prefix), "%s.", vm->node[node].name);
+		if (strchr(dot + 1, '.') != NULL)
+			unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
+		else
+			vm_node_key(t, &vm->node[node], e, dot + 1, prefix);
+	} else if (vm->nodes != NULL)
+		topo_error(t, e->line, "%s: node %.*s is not in nodes (line %u)", e->key,
+			   (int)(dot - e->key), e->key, vm->nodes->line);
+	else
+		unknown_key(t, e, "", vm_globals, N_OF(vm_globals));
+}
+
+static int
+port_named_before(const struct vm *vm, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(vm->port[j].name, vm->port[i].name) == 0)
+			return 1;
+	return 0;
+}
+
+/* What must be there, once every line is read. */
+static void
+vm_complete(struct topo *t, struct vm *vm)
+{
+	unsigned line = vm->nodes->line;
+	int dut = 0, tg = 0;
+	char key[MAX_PORT + 16];
+
+	for (size_t i = 0; i < vm->nnodes; i++) {
+		struct node *nd = &vm->node[i];
+		const struct topo_entry *need[] = {nd->role, nd->vcpus, nd->memory, nd->mgmt_host,
+						   nd->image};
+		static const char *const what[] = {"role", "vcpus", "memory_mib", "mgmt_host",
+						   "image"};
+
+		for (size_t k = 0; k < N_OF(need); k++)
+			if (need[k] == NULL)
+				topo_error(t, line, "node %s has no %s.%s", nd->name, nd->name,
+					   what[k]);
+		for (size_t j = 0; j < i && nd->host != 0; j++)
+			if (vm->node[j].host == nd->host)
+				topo_error(t, nd->mgmt_host->line,
+					   "%s = %lu: mgmt_host %lu is already %s's (line %u)",
+					   nd->mgmt_host->key, nd->host, nd->host, vm->node[j].name,
+					   vm->node[j].mgmt_host->line);
+		if (nd->fwd != NULL)
+			check_forwarding(t, nd);
+		if (nd->role == NULL)
+			continue;
+		dut |= strcmp(nd->role->value, "dut") == 0;
+		tg |= strcmp(nd->role->value, "tg") == 0;
+		if (vm->links_ok &&
+		    (strcmp(nd->role->value, "dut") == 0 || strcmp(nd->role->value, "tg") == 0) &&
+		    (!nd->has_port0 || !nd->has_port1))
+			topo_error(
+				t, vm->links->line,
+				"node %s (role %s) is not on links as both %s.port0 and %s.port1 "
+				"(tgen and vfwd drive two ports)",
+				nd->name, nd->role->value, nd->name, nd->name);
+	}
+	if (!dut)
+		topo_error(t, line, "no node has role = dut");
+	if (!tg)
+		topo_error(t, line, "no node has role = tg");
+	for (size_t i = 0; vm->links_ok && i < vm->nports; i++) {
+		snprintf(key, sizeof(key), "pci_slot.%s", vm->port[i].name);
+		if (topo_get(t, key) == NULL && !port_named_before(vm, i))
+			topo_error(t, vm->links->line, "port %s has no %s (the guest's PCI slot)",
+				   vm->port[i].name, key);
+	}
+}
+
+static void
+vm_validate(struct topo *t)
+{
+	struct vm *vm = calloc(1, sizeof(*vm));
+
+	if (vm == NULL) {
+		topo_error(t, 0, "out of memory");
+		return;
+	}
+	vm->nodes = topo_entry(t, "nodes");
+	vm->links = topo_entry(t, "links");
+	if (vm->nodes != NULL)
+		vm_nodes(t, vm);
+	if (vm->links != NULL && vm->nodes != NULL)
+		vm_links(t, vm);
+	for (size_t i = 0; i < t->n; i++)
+		vm_key(t, vm, &t->v[i]);
+	if (!t->lex_bad) {
+		if (vm->nodes == NULL)
+			topo_error(t, 0, "no nodes = NAME... line (a VM topology lists its nodes)");
+		if (vm->links == NULL)
+			topo_error(t, 0, "no links = NODE.PORT-NODE.PORT... line");
+		if (vm->nodes != NULL)
+			vm_complete(t, vm);
+	}
+	free(vm);
+}
+
+static void
+host_key(struct topo *t, const struct topo_entry *e)
+{
+	const char *k = e->key;
+
+	if (strcmp(k, "vfwd.main_core") == 0)
+		check_uint(t, e, 0, MAX_LCORE, NULL);
+	else if (strcmp(k, "vfwd.workers") == 0)
+		check_cpulist(t, e, MAX_LCORE, 1);
+	else if (strcmp(k, "vfwd.num_mbufs") == 0)
+		check_uint(t, e, 1024, 1ul << 24, NULL);
+	else if (strcmp(k, "vfwd.port0_mac") == 0 || strcmp(k, "vfwd.port1_mac") == 0)
+		check_mac(t, e);
+	else if (strcmp(k, "tgen.link") == 0)
+		check_link_rate(t, e);
+	else if (strcmp(k, "vfwd.eal_args") != 0 && strcmp(k, "tgen.eal_args") != 0)
+		unknown_key(t, e, "", host_keys, N_OF(host_keys));
+}
+
+static void
+host_validate(struct topo *t)
+{
+	const struct topo_entry *m0, *m1, *nodes = topo_entry(t, "nodes");
+
+	if (nodes != NULL) {
+		topo_error(t, nodes->line, "a host topology has no nodes (this is a VM topology)");
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		host_key(t, &t->v[i]);
+	for (size_t i = 0; i < N_OF(host_keys) && !t->lex_bad; i++)
+		if (topo_get(t, host_keys[i]) == NULL)
+			topo_error(t, 0, "%s is missing (the host topology needs it)",
+				   host_keys[i]);
+	m0 = topo_entry(t, "vfwd.port0_mac");
+	m1 = topo_entry(t, "vfwd.port1_mac");
+	if (m0 != NULL && m1 != NULL && strcasecmp(m0->value, m1->value) == 0)
+		topo_error(t, m1->line,
+			   "vfwd.port1_mac = %.*s: the same MAC as vfwd.port0_mac (line %u)", SHOW,
+			   m1->value, m0->line);
+}
+
+size_t
+topo_validate(struct topo *t, enum topo_kind kind)
+{
+	if (kind == TOPO_AUTO) {
+		kind = TOPO_VM;
+		if (topo_get(t, "nodes") == NULL)
+			for (size_t i = 0; i < t->n && kind == TOPO_VM; i++)
+				if (strncmp(t->v[i].key, "vfwd.", 5) == 0 ||
+				    strncmp(t->v[i].key, "tgen.", 5) == 0)
+					kind = TOPO_HOST;
+	}
+	t->kind = kind;
+	if (t->buf != NULL) {
+		if (kind == TOPO_HOST)
+			host_validate(t);
+		else
+			vm_validate(t);
+	}
+	return t->nerr + t->dropped;
+}
