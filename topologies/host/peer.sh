@@ -1,0 +1,134 @@
+# shellcheck shell=bash
+# A peer backend (peers/) as the host topology's DUT, for `fwdlab swap peer:NAME`. Sourced
+# by topologies/host/driver.sh after its own functions, which call these where vfwd and a
+# peer differ.
+#
+# A DPDK peer takes vfwd's place on the very same vhost-user sockets (virtio-user server=1
+# with the MACs of topology.conf), so tgen connects to it as it does to vfwd. The kernel
+# (linux) cannot serve a vhost-user socket: it gets one veth pair per port instead (its end
+# in a network namespace, peers/backends/linux) and tgen uses net_af_packet on the root-side
+# ends, with the same MACs. Routes, neighbors and addresses come from setup.cli, the file
+# vfwd executes at start, so both get the same ones.
+#
+# State in $STATE/peer/: name (the backend), config (peers/README.md "Config file"),
+# build-info.json (what a run's meta.json records as dut.build), run/ (the backend's own
+# run folder: pid files, logs, OVS's database), start.log.
+
+peer_current() { cat "$STATE/peer/name" 2>/dev/null || true; }
+# peer_is_dut: a peer backend is the lab's DUT (vfwd is stopped). Whether it runs: peer_running.
+peer_is_dut() { [ -s "$STATE/peer/name" ]; }
+peer_do() { # VERB [DIR]: peers/backend NAME VERB CONFIG [DIR]
+	"$PEERS_BACKEND" "$(peer_current)" "$1" "$STATE/peer/config" "${@:2}"
+}
+peer_running() { peer_is_dut && peer_do status >/dev/null 2>&1; }
+
+# The root-side veth of port N (linux): unique per lab folder, 15 characters at most.
+peer_veth() { printf 'fl%sp%s' "$(lab_prefix)" "$1"; }
+
+# peer_host_config NAME: the backend's config from topology.conf and setup.cli.
+peer_host_config() {
+	local name=$1 p workers
+	workers=$(conf vfwd.workers)
+	[[ $workers =~ ^[0-9]+$ ]] ||
+		die "$TOPO_CONF: vfwd.workers = $workers; a peer backend forwards on one lcore"
+	echo "# written by fwdlab (topologies/host/peer.sh) from $TOPO_CONF and $TOPO_DIR/setup.cli"
+	for p in 0 1; do
+		if [ "$name" = linux ]; then
+			echo "port$p veth:$(peer_veth "$p")"
+		else
+			echo "port$p net_virtio_user$p,path=$STATE/run/port$p.sock,server=1,queue_size=1024,mac=$(conf "vfwd.port${p}_mac")"
+		fi
+		echo "mac port$p $(conf "vfwd.port${p}_mac")"
+	done
+	[ "$name" = linux ] || echo "eal-args $(conf vfwd.eal_args)"
+	echo "main-lcore $(conf vfwd.main_core)"
+	echo "lcore $workers"
+	echo "num-mbufs $(conf vfwd.num_mbufs)"
+	peer_config_from_cli "$TOPO_DIR/setup.cli" || die "$TOPO_DIR/setup.cli: see above"
+	echo "file-prefix peer-$(lab_prefix)"
+	echo "run-dir $STATE/peer/run"
+}
+
+# tgen's ports when the DUT is linux: net_af_packet on the veths' root-side ends.
+peer_tgen_eal() {
+	printf '%s --file-prefix tgen-%s --no-pci' "$(conf tgen.eal_args)" "$(lab_prefix)"
+	printf ' --vdev net_af_packet%s,iface=%s' 0 "$(peer_veth 0)" 1 "$(peer_veth 1)"
+}
+
+# More patience for tgen with a peer: OVS adds its ports one after the other (60 s for the
+# links), and a DPDK peer takes the next vhost client only when it notices the last one left
+# (LSC interrupt; OVS's watchdog every 5 s): warm up until a frame comes back, 30 s at most.
+peer_tgen_extra_args() { printf -- ' --link-timeout 60 --warmup 30'; }
+
+# peer_trial_hooks RUN_DIR: tgen's --pre-trial and --post-trial commands, one a line.
+peer_trial_hooks() {
+	local hook=$PEERS_LAB_DIR/lab-trial-hook name cfg=$STATE/peer/config
+	name=$(peer_current)
+	echo "$hook pre $1/trials $name $cfg"
+	echo "$hook post $1/trials $name $cfg"
+}
+
+# peer_stop: the running peer, if any, and its state; the sockets it served are stale then.
+peer_stop() {
+	peer_is_dut || return 0
+	say "stopping peer backend $(peer_current)"
+	peer_do stop >&2 || warn "peers/backend $(peer_current) stop failed"
+	rm -rf "${STATE:?}/peer" "$STATE/run/port0.sock" "$STATE/run/port1.sock"
+}
+
+# topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
+topo_peer_swap() {
+	local name=$1 link_pid="" rc=0 tmp
+	peer_needs_build "$name"
+	vfwd_stop
+	peer_stop
+	mkdir -p "$STATE/peer/run" "$STATE/run"
+	peer_host_config "$name" | atomic_write "$STATE/peer/config"
+	echo "$name" >"$STATE/peer/name"
+	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
+	: >"$STATE/tgen-link.log"
+	if [ "$name" != linux ]; then
+		# The backend's EAL init waits for a vhost client on each socket: tgen goes first
+		# (it retries until the sockets are there).
+		bash -c "$(tgen_link_cmd "-w 60")" &
+		link_pid=$!
+	fi
+	say "starting peer backend $name ($STATE/peer/config)"
+	peer_do start >"$STATE/peer/start.log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] && [ -z "$link_pid" ]; then
+		bash -c "$(tgen_link_cmd "-w 60")" || rc=$?
+	elif [ "$rc" -eq 0 ]; then
+		wait "$link_pid" || rc=$?
+	else
+		kill "$link_pid" 2>/dev/null || true
+		wait "$link_pid" || true
+	fi
+	if [ "$rc" -ne 0 ]; then
+		tail -n 20 "$STATE/peer/start.log" "$STATE/tgen-link.log" >&2
+		peer_do stop >/dev/null 2>&1 || true
+		rm -rf "${STATE:?}/peer"
+		die "peer backend $name did not start (logs above); the lab has no DUT now: fwdlab swap BUILD or fwdlab up"
+	fi
+	# What meta.json records as the DUT's build: the backend's name and version.
+	tmp=$(mktemp -d "$STATE/peer/probe.XXXXXX")
+	peer_do dump "$tmp" >/dev/null 2>&1 || true
+	jq -n --arg b "$name" --arg v "$(jq -r '.version // ""' "$tmp/backend.json" 2>/dev/null)" \
+		'{name: $b, backend: $b, version: $v, label: ""}' | atomic_write "$STATE/peer/build-info.json"
+	rm -rf "$tmp"
+}
+
+# topo_peer_dump DIR: the backend's own runtime output into DIR (backend.json names it).
+topo_peer_dump() { peer_do dump "$1" >/dev/null; }
+
+peer_dmesg() {
+	echo "(host topology: peer backend $(peer_current); the last lines of its logs)"
+	tail -n 50 "$STATE/peer/start.log" "$STATE/peer/run"/*.log 2>/dev/null || true
+}
+
+peer_status() {
+	if peer_running; then
+		echo "  DUT: peer backend $(peer_current): $(peer_do status 2>&1)"
+	else
+		echo "  DUT: peer backend $(peer_current), not running (fwdlab swap BUILD or peer:NAME)"
+	fi
+}
