@@ -87,31 +87,40 @@ pid_stop() {
 	rm -f "$f"
 }
 
-# kv_get FILE KEY [DEFAULT]: value of "KEY = VALUE" (or KEY=VALUE) in a key=value file.
+# Topology files (KEY = VALUE) are read by fwdstat's topology reader
+# (lab/fwdstat/src/topology*.c): the one definition of a valid topology and of its values.
+
+# kv_tool: the fwdstat binary ($FWDSTAT, else the tree's), built when it is missing.
+kv_tool() {
+	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
+	if [ ! -x "$b" ] && [ -z "${FWDSTAT:-}" ]; then
+		say "building fwdstat, the topology reader (make -C lab/fwdstat)"
+		make -s -C "$TOP/lab/fwdstat" >&2 || die "make -C lab/fwdstat failed"
+	fi
+	[ -x "$b" ] || die "fwdstat is missing ($b)"
+	printf '%s' "$b"
+}
+
+# kv_get FILE KEY [DEFAULT]: the value of KEY in a topology file, else DEFAULT (or nothing).
 kv_get() {
-	local v
-	v=$(awk -v k="$2" '
-		{ sub(/#.*/, "") }
-		match($0, /^[[:space:]]*[A-Za-z0-9_.-]+[[:space:]]*=/) {
-			key = $0; sub(/[[:space:]]*=.*/, "", key); gsub(/[[:space:]]/, "", key)
-			if (key == k) { val = $0; sub(/^[^=]*=[[:space:]]*/, "", val);
-				sub(/[[:space:]]+$/, "", val); print val; found = 1 }
-		}
-		END { exit !found }' "$1") || v=${3-}
+	local tool v
+	tool=$(kv_tool) || return 1
+	v=$("$tool" topology get "$@") || v=""
 	printf '%s' "$v"
 }
 
-# kv_check FILE KEYS...: every non-blank line is KEY = VALUE with a known key, else FILE:LINE.
+# kv_check FILE [KEYS...]: prints one FILE:LINE: message per error and fails unless the
+# topology file is valid for $TOPOLOGY (host; anything else is a VM topology). The keys a
+# driver passes are not needed: which keys exist, and what their values may be, is fwdstat's.
 kv_check() {
-	local f=$1
-	shift
-	awk -v keys="$*" -v f="$f" '
-		BEGIN { n = split(keys, a, " "); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
-		{ line = $0; sub(/#.*/, "", line) }
-		line ~ /^[[:space:]]*$/ { next }
-		line !~ /^[[:space:]]*[A-Za-z0-9_.-]+[[:space:]]*=/ {
-			printf "%s:%d: expected KEY = VALUE\n", f, NR; bad = 1; next }
-		{ key = line; sub(/[[:space:]]*=.*/, "", key); gsub(/[[:space:]]/, "", key)
-		  if (!(key in ok)) { printf "%s:%d: unknown key %s\n", f, NR, key; bad = 1 } }
-		END { exit bad }' "$f"
+	local tool kind=vm
+	tool=$(kv_tool) || return 1
+	[ "${TOPOLOGY:-}" != host ] || kind=host
+	"$tool" topology check --kind "$kind" "$1" 2>&1
+}
+
+# kv_validate FILE: dies unless the topology file is there and valid (errors on stderr).
+kv_validate() {
+	[ -r "$1" ] || die "topology file $1 is missing"
+	kv_check "$1" >&2 || die "bad topology file $1 (see above)"
 }
