@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,11 @@ tgen_cli_usage(FILE *f)
 	      "  --width X               search width, relative (default 0.5%)\n"
 	      "  --trial-duration S      search trials (default 1)\n"
 	      "  --final-duration S      final trials (default 5)\n"
-	      "  --strict-rate           ndr: a trial whose load tgen could not offer (it fell\n"
-	      "                          behind by more than the width) fails\n"
+	      "  --rate-tolerance X      a trial whose offered rate (tx packets / trial time)\n"
+	      "                          falls short of the requested rate by more than X is\n"
+	      "                          generator_limited: ndr counts it at its offered rate\n"
+	      "                          and stops climbing there (default 1%)\n"
+	      "  --strict-rate           accepted for compatibility; no effect (always strict)\n"
 	      "  --max-trials N          stop the search after N trials (default 60)\n"
 	      "  --pre-trial CMD, --post-trial CMD  run around every trial (sh -c), with\n"
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
@@ -73,80 +77,6 @@ parse_double(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-enum {
-	O_PROFILE = 256,
-	O_FIELD,
-	O_SIZE,
-	O_FLOWS,
-	O_BIDIR,
-	O_RATE,
-	O_DURATION,
-	O_LINK,
-	O_PORTS,
-	O_DMAC0,
-	O_DMAC1,
-	O_GW0,
-	O_GW1,
-	O_IP0,
-	O_IP1,
-	O_DRAIN,
-	O_MINR,
-	O_MAXR,
-	O_PDR,
-	O_WIDTH,
-	O_TRIALD,
-	O_FINALD,
-	O_MAXT,
-	O_PRE,
-	O_POST,
-	O_JSON,
-	O_LTO,
-	O_MBUFS,
-	O_DESC,
-	O_HELP,
-	O_WARMUP,
-	O_STRICT,
-};
-
-static const struct option longopts[] = {
-	{"profile", 1, NULL, O_PROFILE},
-	{"size", 1, NULL, O_SIZE},
-	{"flows", 1, NULL, O_FLOWS},
-	{"flow-field", 1, NULL, O_FIELD},
-	{"bidir", 0, NULL, O_BIDIR},
-	{"rate", 1, NULL, O_RATE},
-	{"duration", 1, NULL, O_DURATION},
-	{"link", 1, NULL, O_LINK},
-	{"ports", 1, NULL, O_PORTS},
-	{"dst-mac", 1, NULL, O_DMAC0},
-	{"dst-mac0", 1, NULL, O_DMAC0},
-	{"dst-mac1", 1, NULL, O_DMAC1},
-	{"gw", 1, NULL, O_GW0},
-	{"gw0", 1, NULL, O_GW0},
-	{"gw1", 1, NULL, O_GW1},
-	{"ip", 1, NULL, O_IP0},
-	{"ip0", 1, NULL, O_IP0},
-	{"ip1", 1, NULL, O_IP1},
-	{"drain", 1, NULL, O_DRAIN},
-	{"min-rate", 1, NULL, O_MINR},
-	{"max-rate", 1, NULL, O_MAXR},
-	{"pdr-loss", 1, NULL, O_PDR},
-	{"width", 1, NULL, O_WIDTH},
-	{"trial-duration", 1, NULL, O_TRIALD},
-	{"final-duration", 1, NULL, O_FINALD},
-	{"max-trials", 1, NULL, O_MAXT},
-	{"pre-trial", 1, NULL, O_PRE},
-	{"post-trial", 1, NULL, O_POST},
-	{"json", 1, NULL, O_JSON},
-	{"link-timeout", 1, NULL, O_LTO},
-	{"mbufs", 1, NULL, O_MBUFS},
-	{"desc", 1, NULL, O_DESC},
-	{"warmup", 1, NULL, O_WARMUP},
-	{"strict-rate", 0, NULL, O_STRICT},
-	{"help", 0, NULL, O_HELP},
-	{NULL, 0, NULL, 0},
-};
-
 int
 tgen_cli_bad(const char *opt, const char *val, const char *why)
 {
@@ -154,140 +84,217 @@ tgen_cli_bad(const char *opt, const char *val, const char *why)
 	return -EINVAL;
 }
 
+/* One option: how to parse its argument into which field. Each parser returns 0, or prints
+ * "tgen: --ERR ARG: WHY" and returns -EINVAL. */
+struct cli_opt {
+	const char *name; /* --name */
+	const char *err;  /* the name errors give (one for a family: --gw for --gw0, --gw1) */
+	int (*parse)(const struct cli_opt *d, void *field, const char *arg);
+	bool in_ctx; /* the field is in struct tgen_ctx, else in struct opts */
+	size_t off;
+	double lo, hi; /* numbers: the accepted range */
+	const char *why;
+};
+
 static int
-parse_one(struct tgen_ctx *c, struct opts *o, int opt, const char *a)
+bad(const struct cli_opt *d, const char *a)
+{
+	return tgen_cli_bad(d->err, a, d->why);
+}
+
+static int
+p_double(const struct cli_opt *d, void *field, const char *a)
+{
+	return parse_double(a, d->lo, d->hi, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
+p_count(const struct cli_opt *d, const char *a, uint32_t *out)
 {
 	double v;
+
+	if (parse_double(a, d->lo, d->hi, &v) < 0 || v != floor(v))
+		return bad(d, a);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+p_u16(const struct cli_opt *d, void *field, const char *a)
+{
+	uint32_t v;
+	int ret = p_count(d, a, &v);
+
+	if (ret == 0)
+		*(uint16_t *)field = (uint16_t)v;
+	return ret;
+}
+
+static int
+p_u32(const struct cli_opt *d, void *field, const char *a)
+{
+	return p_count(d, a, field);
+}
+
+static int
+p_flag(const struct cli_opt *d, void *field, const char *a)
+{
+	(void)d;
+	(void)a;
+	*(bool *)field = true;
+	return 0;
+}
+
+static int
+p_str(const struct cli_opt *d, void *field, const char *a)
+{
+	(void)d;
+	*(const char **)field = a;
+	return 0;
+}
+
+static int
+p_rate(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_rate_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
+p_ip(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_ip_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
+p_mac(const struct cli_opt *d, void *field, const char *a)
+{
+	struct tgen_port *p = field;
+
+	if (tgen_mac_parse(a, p->dst_mac) < 0)
+		return bad(d, a);
+	p->dst_known = true;
+	return 0;
+}
+
+static int
+p_profile(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_profile_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
+p_flow_field(const struct cli_opt *d, void *field, const char *a)
+{
+	if (strcmp(a, "src") != 0 && strcmp(a, "dst") != 0)
+		return bad(d, a);
+	*(bool *)field = strcmp(a, "dst") == 0;
+	return 0;
+}
+
+static int
+p_link(const struct cli_opt *d, void *field, const char *a)
+{
+	uint64_t *bps = field;
+
+	return tgen_bps_parse(a, bps) < 0 || *bps == 0 ? bad(d, a) : 0;
+}
+
+static int
+p_ports(const struct cli_opt *d, void *field, const char *a)
+{
+	struct tgen_port *port = field;
 	unsigned int p0, p1;
 	char tail;
 
-	switch (opt) {
-	case O_PROFILE:
-		return tgen_profile_parse(a, &c->profile) < 0
-			       ? tgen_cli_bad("profile", a, "unknown profile (udp, imix)")
-			       : 0;
-	case O_SIZE:
-		if (parse_double(a, TGEN_MIN_FRAME, TGEN_MAX_FRAME, &v) < 0 || v != floor(v))
-			return tgen_cli_bad("size", a, "frame size must be an integer in 64..9000");
-		c->profile.frame_size = (uint16_t)v;
-		return 0;
-	case O_FLOWS:
-		if (parse_double(a, 1, 1 << 24, &v) < 0 || v != floor(v))
-			return tgen_cli_bad("flows", a, "must be an integer in 1..16777216");
-		c->profile.flows = (uint32_t)v;
-		return 0;
-	case O_FIELD:
-		if (strcmp(a, "src") != 0 && strcmp(a, "dst") != 0)
-			return tgen_cli_bad("flow-field", a, "src or dst");
-		c->profile.vary_dst = strcmp(a, "dst") == 0;
-		return 0;
-	case O_BIDIR:
-		c->profile.bidir = true;
-		return 0;
-	case O_RATE:
-		return tgen_rate_parse(a, &o->rate) < 0 ? tgen_cli_bad("rate", a, "bad rate") : 0;
-	case O_MINR:
-		return tgen_rate_parse(a, &o->min_rate) < 0
-			       ? tgen_cli_bad("min-rate", a, "bad rate")
-			       : 0;
-	case O_MAXR:
-		o->max_rate_set = true;
-		return tgen_rate_parse(a, &o->max_rate) < 0
-			       ? tgen_cli_bad("max-rate", a, "bad rate")
-			       : 0;
-	case O_DURATION:
-		return parse_double(a, 0.001, 86400, &o->duration_s) < 0
-			       ? tgen_cli_bad("duration", a, "seconds in 0.001..86400")
-			       : 0;
-	case O_TRIALD:
-		return parse_double(a, 0.001, 86400, &o->trial_s) < 0
-			       ? tgen_cli_bad("trial-duration", a, "seconds in 0.001..86400")
-			       : 0;
-	case O_FINALD:
-		return parse_double(a, 0.001, 86400, &o->final_s) < 0
-			       ? tgen_cli_bad("final-duration", a, "seconds in 0.001..86400")
-			       : 0;
-	case O_DRAIN:
-		return parse_double(a, 0, 60, &c->drain_s) < 0
-			       ? tgen_cli_bad("drain", a, "seconds in 0..60")
-			       : 0;
-	case O_STRICT:
-		o->strict_rate = true;
-		return 0;
-	case O_WARMUP:
-		return parse_double(a, 0, 600, &o->warmup_s) < 0
-			       ? tgen_cli_bad("warmup", a, "seconds in 0..600")
-			       : 0;
-	case O_LTO:
-		return parse_double(a, 0, 3600, &o->link_timeout_s) < 0
-			       ? tgen_cli_bad("link-timeout", a, "seconds in 0..3600")
-			       : 0;
-	case O_LINK:
-		return tgen_bps_parse(a, &c->link_bps) < 0 || c->link_bps == 0
-			       ? tgen_cli_bad("link", a, "bits per second, e.g. 10gbps")
-			       : 0;
-	case O_PORTS:
-		if (sscanf(a, "%u,%u%c", &p0, &p1, &tail) != 2 || p0 >= RTE_MAX_ETHPORTS ||
-		    p1 >= RTE_MAX_ETHPORTS)
-			return tgen_cli_bad("ports", a, "give two ethdev ids, e.g. 0,1");
-		c->port[0].id = p0;
-		c->port[1].id = p1;
-		return 0;
-	case O_DMAC0:
-	case O_DMAC1:
-		if (tgen_mac_parse(a, c->port[opt == O_DMAC1].dst_mac) < 0)
-			return tgen_cli_bad("dst-mac", a, "bad MAC address");
-		c->port[opt == O_DMAC1].dst_known = true;
-		return 0;
-	case O_GW0:
-	case O_GW1:
-		return tgen_ip_parse(a, &c->port[opt == O_GW1].gw) < 0
-			       ? tgen_cli_bad("gw", a, "bad IPv4 address")
-			       : 0;
-	case O_IP0:
-	case O_IP1:
-		return tgen_ip_parse(a, &c->port[opt == O_IP1].ip) < 0
-			       ? tgen_cli_bad("ip", a, "bad IPv4 address")
-			       : 0;
-	case O_PDR:
-		return parse_double(a, 0, 1, &o->pdr_loss) < 0
-			       ? tgen_cli_bad("pdr-loss", a, "a ratio in 0..1 (or 0..100%)")
-			       : 0;
-	case O_WIDTH:
-		return parse_double(a, 1e-6, 0.5, &o->width) < 0
-			       ? tgen_cli_bad("width", a, "a ratio in 0.000001..0.5")
-			       : 0;
-	case O_MAXT:
-		if (parse_double(a, 1, 10000, &v) < 0)
-			return tgen_cli_bad("max-trials", a, "1..10000");
-		o->max_trials = (uint32_t)v;
-		return 0;
-	case O_MBUFS:
-		if (parse_double(a, 1024, 1 << 22, &v) < 0)
-			return tgen_cli_bad("mbufs", a, "1024..4194304");
-		o->nb_mbufs = (uint32_t)v;
-		return 0;
-	case O_DESC:
-		if (parse_double(a, 64, 16384, &v) < 0)
-			return tgen_cli_bad("desc", a, "64..16384");
-		o->nb_desc = (uint16_t)v;
-		return 0;
-	case O_PRE:
-		o->pre_trial = a;
-		return 0;
-	case O_POST:
-		o->post_trial = a;
-		return 0;
-	case O_JSON:
-		o->json = a;
-		return 0;
+	if (sscanf(a, "%u,%u%c", &p0, &p1, &tail) != 2 || p0 >= RTE_MAX_ETHPORTS ||
+	    p1 >= RTE_MAX_ETHPORTS)
+		return bad(d, a);
+	port[0].id = p0;
+	port[1].id = p1;
+	return 0;
+}
+
+#define CTX(f) true, offsetof(struct tgen_ctx, f)
+#define OPT(f) false, offsetof(struct opts, f)
+#define SECONDS(lo, hi) lo, hi, "seconds in " #lo ".." #hi
+
+static const struct cli_opt cli_opts[] = {
+	{"profile", "profile", p_profile, CTX(profile), 0, 0, "unknown profile (udp, imix)"},
+	{"size", "size", p_u16, CTX(profile.frame_size), TGEN_MIN_FRAME, TGEN_MAX_FRAME,
+	 "frame size must be an integer in 64..9000"},
+	{"flows", "flows", p_u32, CTX(profile.flows), 1, 1 << 24,
+	 "must be an integer in 1..16777216"},
+	{"flow-field", "flow-field", p_flow_field, CTX(profile.vary_dst), 0, 0, "src or dst"},
+	{"bidir", "bidir", p_flag, CTX(profile.bidir), 0, 0, NULL},
+	{"rate", "rate", p_rate, OPT(rate), 0, 0, "bad rate"},
+	{"min-rate", "min-rate", p_rate, OPT(min_rate), 0, 0, "bad rate"},
+	{"max-rate", "max-rate", p_rate, OPT(max_rate), 0, 0, "bad rate"},
+	{"duration", "duration", p_double, OPT(duration_s), SECONDS(0.001, 86400)},
+	{"trial-duration", "trial-duration", p_double, OPT(trial_s), SECONDS(0.001, 86400)},
+	{"final-duration", "final-duration", p_double, OPT(final_s), SECONDS(0.001, 86400)},
+	{"drain", "drain", p_double, CTX(drain_s), SECONDS(0, 60)},
+	{"warmup", "warmup", p_double, OPT(warmup_s), SECONDS(0, 600)},
+	{"link-timeout", "link-timeout", p_double, OPT(link_timeout_s), SECONDS(0, 3600)},
+	{"link", "link", p_link, CTX(link_bps), 0, 0, "bits per second, e.g. 10gbps"},
+	{"ports", "ports", p_ports, CTX(port), 0, 0, "give two ethdev ids, e.g. 0,1"},
+	{"dst-mac", "dst-mac", p_mac, CTX(port[0]), 0, 0, "bad MAC address"},
+	{"dst-mac0", "dst-mac", p_mac, CTX(port[0]), 0, 0, "bad MAC address"},
+	{"dst-mac1", "dst-mac", p_mac, CTX(port[1]), 0, 0, "bad MAC address"},
+	{"gw", "gw", p_ip, CTX(port[0].gw), 0, 0, "bad IPv4 address"},
+	{"gw0", "gw", p_ip, CTX(port[0].gw), 0, 0, "bad IPv4 address"},
+	{"gw1", "gw", p_ip, CTX(port[1].gw), 0, 0, "bad IPv4 address"},
+	{"ip", "ip", p_ip, CTX(port[0].ip), 0, 0, "bad IPv4 address"},
+	{"ip0", "ip", p_ip, CTX(port[0].ip), 0, 0, "bad IPv4 address"},
+	{"ip1", "ip", p_ip, CTX(port[1].ip), 0, 0, "bad IPv4 address"},
+	{"pdr-loss", "pdr-loss", p_double, OPT(pdr_loss), 0, 1, "a ratio in 0..1 (or 0..100%)"},
+	{"width", "width", p_double, OPT(width), 1e-6, 0.5, "a ratio in 0.000001..0.5"},
+	{"rate-tolerance", "rate-tolerance", p_double, OPT(rate_tol), 0, 0.5,
+	 "a ratio in 0..0.5 (or 0..50%)"},
+	{"max-trials", "max-trials", p_u32, OPT(max_trials), 1, 10000, "1..10000"},
+	{"mbufs", "mbufs", p_u32, OPT(nb_mbufs), 1024, 1 << 22, "1024..4194304"},
+	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
+	{"pre-trial", "pre-trial", p_str, OPT(pre_trial), 0, 0, NULL},
+	{"post-trial", "post-trial", p_str, OPT(post_trial), 0, 0, NULL},
+	{"json", "json", p_str, OPT(json), 0, 0, NULL},
+	{"strict-rate", "strict-rate", p_flag, OPT(strict_rate), 0, 0, NULL},
+};
+
+#define N_CLI_OPTS (sizeof(cli_opts) / sizeof(cli_opts[0]))
+#define O_HELP 'h'
+
+/* getopt_long's table, built from cli_opts: option i returns 256 + i. */
+static void
+longopts_fill(struct option *lo)
+{
+	size_t i;
+
+	for (i = 0; i < N_CLI_OPTS; i++) {
+		lo[i].name = cli_opts[i].name;
+		lo[i].has_arg = cli_opts[i].parse == p_flag ? no_argument : required_argument;
+		lo[i].flag = NULL;
+		lo[i].val = 256 + (int)i;
 	}
-	return -EINVAL;
+	lo[i++] = (struct option){"help", no_argument, NULL, O_HELP};
+	lo[i] = (struct option){NULL, 0, NULL, 0};
+}
+
+static int
+parse_one(struct tgen_ctx *c, struct opts *o, int opt, const char *a)
+{
+	const struct cli_opt *d;
+	char *base;
+
+	if (opt < 256 || opt >= 256 + (int)N_CLI_OPTS)
+		return -EINVAL;
+	d = &cli_opts[opt - 256];
+	base = d->in_ctx ? (char *)c : (char *)o;
+	return d->parse(d, base + d->off, a);
 }
 
 int
 tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 {
+	struct option longopts[N_CLI_OPTS + 2];
 	int opt, ret;
 
 	if (argc < 2 || argv[1][0] == '-') {
@@ -305,9 +312,10 @@ tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 		fprintf(stderr, "tgen: unknown mode '%s' (run, ndr, link)\n", o->mode);
 		return -EINVAL;
 	}
+	longopts_fill(longopts);
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h' || opt == O_HELP) {
+		if (opt == O_HELP) {
 			tgen_cli_usage(stdout);
 			exit(0);
 		}

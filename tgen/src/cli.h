@@ -11,8 +11,9 @@ struct opts {
 	const char *json;
 	const char *pre_trial, *post_trial;
 	struct tgen_rate rate, min_rate, max_rate;
-	bool max_rate_set, strict_rate;
+	bool strict_rate; /* accepted for compatibility; generator-limited trials never pass */
 	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;
+	double rate_tol; /* offered may fall short of requested by this ratio */
 	uint32_t max_trials;
 	uint16_t nb_desc;
 	uint32_t nb_mbufs;

@@ -359,6 +359,7 @@ main(int argc, char **argv)
 	o.final_s = 5;
 	o.width = 0.005;
 	o.pdr_loss = 0.005;
+	o.rate_tol = 0.01;
 	o.link_timeout_s = 10;
 	o.warmup_s = 5;
 	o.max_trials = 60;
