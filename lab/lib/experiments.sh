@@ -11,6 +11,7 @@ EXP_DIR=""
 EXP_TOTAL=0
 EXP_DONE=0
 EXP_COMPLETE=""
+EXP_INVALID=()
 
 fwdstat_bin() {
 	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
@@ -91,12 +92,34 @@ exp_one() {
 	if [ "$rc" -eq 130 ]; then exp_interrupted; fi
 	dir=$(find "$EXP_DIR" -mindepth 1 -maxdepth 1 \( -name "$name" -o -name "$name.*" \) |
 		sort -V | tail -n1)
+	if [ "$rc" -eq "$RUN_FAULT_RC" ]; then exp_fault "$desc" "$dir"; return 0; fi
 	if [ "$rc" -ne 0 ]; then
 		die "[$EXP_DONE/$EXP_TOTAL] $desc failed (status $rc, $dir); resume with --resume $EXP_DIR"
 	fi
 	fig=$(jq -r 'if .ndr then "NDR \(.ndr.rate_pps | floor) pps, PDR \(.pdr.rate_pps | floor) pps"
 		else "rx \(.trial.rx_pps // 0 | floor) pps" end' "$dir/tgen.json" 2>/dev/null || echo '?')
 	say "[$EXP_DONE/$EXP_TOTAL] $desc: $fig ($(basename "$dir"))"
+}
+
+# exp_fault DESC DIR: a run made invalid by a fault (results.sh run_fault): the campaign
+# goes on (--on-fault continue, the default) or stops (--on-fault stop).
+exp_fault() {
+	local why
+	why=$(jq -r '.failure // "?"' "$2/meta.json" 2>/dev/null || echo '?')
+	EXP_INVALID+=("$(basename "$2")")
+	if [ "${ON_FAULT:-continue}" = stop ]; then
+		printf 'fwdlab: error: [%s/%s] %s: invalid (%s); stopping (--on-fault stop); finish the campaign with: fwdlab --topology %s %s --resume %s\n' \
+			"$EXP_DONE" "$EXP_TOTAL" "$1" "$why" "$TOPOLOGY" "$EXP_VERB" "$EXP_DIR" >&2
+		exit "$RUN_FAULT_RC"
+	fi
+	warn "[$EXP_DONE/$EXP_TOTAL] $1: invalid ($why) ($(basename "$2")); the campaign goes on (--on-fault continue)"
+}
+
+# exp_faults_end: after the tables, when runs were invalid: which, how to redo them, exit 3.
+exp_faults_end() {
+	[ ${#EXP_INVALID[@]} -gt 0 ] || return 0
+	warn "${#EXP_INVALID[@]} of $EXP_TOTAL runs invalid (${EXP_INVALID[*]}): the tables leave them out; redo them with: fwdlab --topology $TOPOLOGY $EXP_VERB --resume $EXP_DIR"
+	exit "$RUN_FAULT_RC"
 }
 
 exp_interrupted() {
@@ -186,6 +209,7 @@ compare() {
 	trap - INT TERM
 	"$(fwdstat_bin)" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
 		--node ip4-rewrite
+	exp_faults_end
 }
 
 # exp_replay VERB DIR WORDS...: run VERB again with the saved words and --resume DIR.
@@ -193,7 +217,7 @@ exp_replay() {
 	local verb=$1 dir=$2
 	shift 2
 	[ $# -gt 0 ] || die "--resume $dir: plan.json holds no command line"
-	FWDLAB_REPLAY=1 exec "$LAB_DIR/fwdlab" --topology "$TOPOLOGY" "$verb" "$@" --resume "$dir"
+	FWDLAB_ON_FAULT=$ON_FAULT FWDLAB_REPLAY=1 exec "$LAB_DIR/fwdlab" --topology "$TOPOLOGY" "$verb" "$@" --resume "$dir"
 }
 
 # fwdlab sweep --sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
@@ -250,6 +274,7 @@ sweep() {
 	local args=(sweep "$EXP_DIR")
 	if [ -n "$link" ]; then args+=(--link "$link"); fi
 	"$(fwdstat_bin)" "${args[@]}"
+	exp_faults_end
 }
 
 # fwdlab report DIR... [--out DIR] [--node N] [--link R] [--base G] -> fwdstat report

@@ -3,12 +3,93 @@
 # A run starts "incomplete" and becomes "complete" only when all of it is written; an
 # interrupted run keeps what it had and says why in meta.json's "failure".
 
+# A run that meets a fault (the DUT's forwarder died and was restarted, tgen was killed)
+# keeps every dump it has, becomes "invalid" with the reason in "failure" and the
+# forwarder's restart records in "faults", and fwdlab exits with RUN_FAULT_RC; campaigns
+# go on or stop on that status (--on-fault, lab/lib/experiments.sh). A full results disk
+# stops the run with an error naming the folder; the run stays "incomplete".
+
 RUN_DIR=""
 RUN_EXPERIMENT=""
 RUN_STARTED=""
 RUN_STATUS=""
+RUN_FAULTS0=0
+RUN_FAULTS_JSON=""
+RUN_FAULTS_TEXT=""
+RUN_FAULT_RC=3
 TGEN_JOB=""
 DPDK_LOG_RE='^(VHOST_CONFIG|EAL|VIRTIO|vhost|virtio|TELEMETRY|VHOST_DATA):'
+
+# fault_point NAME: where tests inject faults. FWDLAB_FAULT=NAME:SIGNAL (e.g.
+# down:vfwd-stopped:KILL) sends SIGNAL to this fwdlab process when it gets there.
+fault_point() {
+	local f=${FWDLAB_FAULT:-}
+	if [ -z "$f" ] || [ "${f%:*}" != "$1" ]; then return 0; fi
+	say "fault injection: SIG${f##*:} at $1"
+	kill -s "${f##*:}" "$$"
+	sleep 1
+}
+
+# results_disk_full DIR: true when DIR's file system cannot take 64 KB more (or DIR is
+# missing or read-only); prints what df says about it.
+results_disk_full() {
+	local dir=$1 probe rc=1
+	[ -d "$dir" ] || dir=$(dirname "$dir")
+	if probe=$(mktemp "$dir/.space-probe.XXXXXX" 2>/dev/null); then
+		head -c 65536 /dev/zero >"$probe" 2>/dev/null || rc=0
+		rm -f "$probe"
+	else
+		rc=0
+	fi
+	if [ "$rc" -eq 0 ]; then
+		df -h --output=target,size,avail "$dir" 2>/dev/null | tail -n1 |
+			awk '{ printf "file system %s: %s of %s free", $1, $3, $2 }'
+	fi
+	return "$rc"
+}
+
+# results_die_if_full DIR WHAT: dies with a message naming DIR when its disk is full.
+results_die_if_full() {
+	local df
+	if df=$(results_disk_full "$1"); then
+		die "results disk full: cannot write $1 ($df); $2"
+	fi
+}
+
+dut_faults_count() {
+	if declare -F topo_dut_faults_count >/dev/null; then topo_dut_faults_count; else echo 0; fi
+}
+
+# run_dut_faults: true when the DUT's forwarder died since run_begin; sets RUN_FAULTS_JSON
+# (its restart records) and RUN_FAULTS_TEXT (the same as one line).
+run_dut_faults() {
+	local n
+	n=$(dut_faults_count)
+	[ "$n" -gt "$RUN_FAULTS0" ] || return 1
+	RUN_FAULTS_JSON=$(topo_dut_faults_since "$RUN_FAULTS0")
+	RUN_FAULTS_TEXT=$(jq -r --arg dut "${DUT_BACKEND:-vfwd}" '[.[] |
+		if .event == "exit" then "\($dut) (pid \(.pid)) \(.how) at \(.at)"
+		elif .event == "restarted" then "restarted by its supervisor as pid \(.pid) at \(.at)\(
+			if .ready then "" else " (not answering)" end)"
+		elif .event == "gave-up" then "its supervisor gave up at \(.at)"
+		else empty end] | join(", ")' <<<"$RUN_FAULTS_JSON")
+}
+
+# run_fault WHAT: the run met a fault. Waits for the DUT to answer again (when it is being
+# restarted), takes the final dump, keeps the per-trial dumps it has, marks the run invalid
+# with WHAT and exits with RUN_FAULT_RC.
+run_fault() {
+	local what=$1
+	if declare -F topo_dut_settle >/dev/null; then topo_dut_settle >/dev/null 2>&1 || true; fi
+	dump_into "$RUN_DIR" 1 || true
+	find "$RUN_DIR/trials" -mindepth 1 -type d -empty -delete 2>/dev/null || true
+	rmdir "$RUN_DIR/trials" 2>/dev/null || true
+	meta_write invalid "$what" || true
+	rm -f "$RUN_DIR/.build-info.json"
+	printf 'fwdlab: run %s is invalid: %s (its dumps are kept; a campaign --resume redoes it)\n' \
+		"$RUN_DIR" "$what" >&2
+	exit "$RUN_FAULT_RC"
+}
 
 current_run() {
 	local f=$STATE/current-run
@@ -25,10 +106,12 @@ meta_write() {
 		--arg failure "$failure" --argjson build "$build" --arg backend "${DUT_BACKEND:-vfwd}" \
 		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
-		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" '
+		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
+		--argjson faults "${RUN_FAULTS_JSON:-null}" '
 		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
+		+ (if $faults == null then {} else { faults: $faults } end)
 		+ { dut: { backend: $backend,
 			   build_label: (if $build == null then "" else ($build.label // "") end),
 			   build: $build },
@@ -37,7 +120,12 @@ meta_write() {
 		+ { repeat: $repeat, profile: $profile, frame_size: $frame_size, flows: $flows,
 		    accel: $accel, started_at: $started }
 		+ (if $finished == "" then {} else { finished_at: $finished } end)' |
-		atomic_write "$RUN_DIR/meta.json"
+		atomic_write "$RUN_DIR/meta.json" 2>/dev/null || {
+		local df
+		df=$(results_disk_full "$RUN_DIR") || df="not a full disk"
+		printf 'fwdlab: error: cannot write %s/meta.json (%s)\n' "$RUN_DIR" "$df" >&2
+		return 1
+	}
 	RUN_STATUS=$status
 }
 
@@ -50,6 +138,7 @@ run_begin() {
 		campaign=$RESULTS/$(utc_stamp)-$TOPOLOGY-$LABEL
 	fi
 	mkdir -p "$campaign"
+	results_die_if_full "$campaign" "nothing was written; free space (and --resume a campaign)"
 	RUN_DIR=$campaign/$2
 	if [ -e "$RUN_DIR" ]; then
 		local i=2
@@ -59,7 +148,9 @@ run_begin() {
 	mkdir -p "$RUN_DIR/trials"
 	RUN_STARTED=$(utc_now)
 	dut_build_info >"$RUN_DIR/.build-info.json" 2>/dev/null || rm -f "$RUN_DIR/.build-info.json"
-	meta_write incomplete "started, not finished"
+	RUN_FAULTS0=$(dut_faults_count)
+	RUN_FAULTS_JSON=""
+	meta_write incomplete "started, not finished" || die "run $RUN_DIR not started"
 	mkdir -p "$STATE"
 	printf '%s\n' "$RUN_DIR" | atomic_write "$STATE/current-run"
 	trap 'run_interrupted INT' INT
@@ -71,7 +162,7 @@ run_begin() {
 run_interrupted() {
 	trap - INT TERM
 	if [ -n "$RUN_DIR" ] && [ "$RUN_STATUS" = incomplete ]; then
-		meta_write incomplete "interrupted by SIG$1 at $(utc_now)"
+		meta_write incomplete "interrupted by SIG$1 at $(utc_now)" || true
 		say "interrupted: $RUN_DIR keeps what it had (status incomplete)"
 	fi
 	# Stop tgen (by its pid, INT: it ends the trial and exits), then let the pipeline end.
@@ -91,28 +182,38 @@ run_exit() {
 	local rc=$1
 	if [ -n "$RUN_DIR" ] && [ "$RUN_STATUS" = incomplete ] && [ -e "$RUN_DIR/meta.json" ] &&
 		[ "$(jq -r .failure "$RUN_DIR/meta.json")" = "started, not finished" ]; then
-		meta_write incomplete "fwdlab exited with status $rc before the run was finished"
+		meta_write incomplete "fwdlab exited with status $rc before the run was finished" ||
+			true
 	fi
-	rm -f "$RUN_DIR"/*.tmp.* 2>/dev/null || true
+	# Files that were being written: never left looking like finished ones.
+	if [ -n "$RUN_DIR" ] && [ -d "$RUN_DIR" ]; then
+		find "$RUN_DIR" \( -name '*.tmp' -o -name '*.tmp.*' \) -type f -delete 2>/dev/null || true
+	fi
 }
 
 # run_finish: the last dump, then status complete (or invalid when a dump is missing).
 run_finish() {
 	local missing=() f
+	if run_dut_faults; then run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT"; fi
 	dump_into "$RUN_DIR" 1
-	for f in show_runtime.txt show_errors.txt show_version.txt; do
+	local required=(show_runtime.txt show_errors.txt show_version.txt)
+	# A peer backend's dump (peers/README.md "Dumps") has its own files beside these two.
+	if [ "${DUT_BACKEND:-vfwd}" != vfwd ]; then required=(backend.json stats.json); fi
+	for f in "${required[@]}"; do
 		[ -s "$RUN_DIR/$f" ] || missing+=("$f")
 	done
 	if [ "$RUN_EXPERIMENT" != dump ] && [ ! -s "$RUN_DIR/tgen.json" ]; then
 		missing+=(tgen.json)
 	fi
+	if run_dut_faults; then run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT"; fi
 	rmdir "$RUN_DIR/trials" 2>/dev/null || true
 	if [ ${#missing[@]} -gt 0 ]; then
-		meta_write invalid "missing ${missing[*]}"
+		results_die_if_full "$RUN_DIR" "the run stays incomplete; free space, then run it again (or --resume its campaign)"
+		meta_write invalid "missing ${missing[*]}" || true
 		rm -f "$RUN_DIR/.build-info.json"
 		die "run $RUN_DIR is invalid: missing ${missing[*]}"
 	fi
-	meta_write complete ""
+	meta_write complete "" || die "run $RUN_DIR is not complete: its meta.json could not be written"
 	rm -f "$RUN_DIR/.build-info.json"
 }
 
@@ -120,6 +221,8 @@ run_finish() {
 # puts tgen.json and the per-trial dumps into the run folder.
 tgen_experiment() {
 	local json=$RUN_DIR/tgen.json
+	# An earlier run's JSON must not end up in this run's dumps should tgen fail.
+	rm -f "$STATE/last-tgen.json"
 	local prof=(--profile "$PROFILE")
 	if [ "$PROFILE" != imix ]; then prof+=(--size "$FRAME_SIZE"); fi
 	if [ "$FLOWS" -gt 1 ]; then prof+=(--flows "$FLOWS"); fi
@@ -136,11 +239,30 @@ tgen_experiment() {
 	wait "$TGEN_JOB" || rc=$?
 	TGEN_JOB=""
 	if [ "$rc" -ne 0 ]; then
-		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
-		meta_write incomplete "tgen failed with status $rc (log: tgen.log)"
-		die "tgen $1 failed; log in $RUN_DIR/tgen.log"
+		tgen_failed "$1" "$rc"
 	fi
 	mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
 	[ -s "$json" ] || die "tgen wrote no JSON into $json"
 	cp "$json" "$STATE/last-tgen.json"
+}
+
+# tgen_failed MODE STATUS: why tgen (or the pipeline logging it) failed, and what the run
+# becomes: invalid when the DUT restarted or tgen was killed, else incomplete.
+tgen_failed() {
+	local mode=$1 rc=$2 df
+	if declare -F topo_dut_settle >/dev/null; then topo_dut_settle >/dev/null 2>&1 || true; fi
+	if run_dut_faults; then
+		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
+		run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT; tgen $mode exited with status $rc"
+	fi
+	if df=$(results_disk_full "$RUN_DIR"); then
+		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log.truncated" 2>/dev/null || true
+		die "results disk full: writing into $RUN_DIR failed ($df); the run stays incomplete; free space, then run it again (or --resume its campaign)"
+	fi
+	mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
+	if [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; then
+		run_fault "tgen was killed by signal $((rc - 128)) ($(kill -l $((rc - 128)))) during the run (log: tgen.log)"
+	fi
+	meta_write incomplete "tgen failed with status $rc (log: tgen.log)" || true
+	die "tgen $mode failed; log in $RUN_DIR/tgen.log"
 }

@@ -3,8 +3,11 @@
 # --no-huge, no VM. Sourced by lab/fwdlab. The lab's state lives in $STATE (.lab/host):
 #   vfwd/            the live vfwd build (a copy, as /opt/vfwd in the DUT VM)
 #   run/             sockets (port0.sock, port1.sock, cli.sock), startup.conf
-#   vfwd.pid, vfwd.log, tgen-link.log
-# tgen runs per experiment (it connects, runs its trials, exits); vfwd keeps running.
+#   vfwd.pid, vfwd-supervisor.pid, vfwd-restarts.jsonl, vfwd.log, tgen-link.log, tgen.lock
+# tgen runs per experiment (it connects, runs its trials, exits); vfwd keeps running under
+# topologies/host/supervise, which restarts it when it dies (as vfwd.service does in the
+# DUT VM) and records each restart in vfwd-restarts.jsonl. tgen.lock keeps two tgens (a
+# run's and the supervisor's `tgen link`) from starting with the same DPDK file prefix.
 
 HOST_KEYS="vfwd.main_core vfwd.workers vfwd.eal_args vfwd.num_mbufs vfwd.port0_mac \
 vfwd.port1_mac tgen.eal_args tgen.link"
@@ -23,6 +26,8 @@ lab_prefix() { printf '%s' "$STATE" | md5sum | cut -c1-8; }
 
 vfwd_bin() { echo "$STATE/vfwd/bin/vfwd"; }
 vfwdctl_cmd() { echo "$STATE/vfwd/bin/vfwdctl -s $STATE/run/cli.sock"; }
+# The CLI command line for dumps into the results: it fails when its output cannot be written.
+vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
 tgen_eal() {
@@ -50,7 +55,7 @@ EOF
 
 dut_ctl() {
 	# shellcheck disable=SC2046 # the command line is words
-	$(vfwdctl_cmd) "$@"
+	$(vfwdctl_dump_cmd) "$@"
 }
 
 dut_build_info() { cat "$STATE/vfwd/build-info.json"; }
@@ -59,7 +64,67 @@ vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null
 
 topo_require_up() {
 	topo_conf_check
-	vfwd_answers || die "the host lab is not up (fwdlab up --topology host)"
+	vfwd_answers || topo_dut_settle ||
+		die "the host lab is not up (fwdlab up --topology host)$(vfwd_gave_up_note)"
+}
+
+# ---- vfwd's supervisor and its restarts ---------------------------------------------------
+
+vfwd_events() { echo "$STATE/vfwd-restarts.jsonl"; }
+
+# topo_dut_faults_count: how many times the DUT's forwarder died so far (restart records).
+topo_dut_faults_count() {
+	if [ -s "$(vfwd_events)" ]; then
+		jq -s '[.[] | select(.event == "exit" or .event == "gave-up")] | length' \
+			"$(vfwd_events)" 2>/dev/null || echo 0
+	else
+		echo 0
+	fi
+}
+
+# topo_dut_faults_since N: the restart records after the first N deaths, as a JSON array.
+topo_dut_faults_since() {
+	if [ -s "$(vfwd_events)" ]; then
+		jq -sc --argjson n "$1" '
+			[foreach .[] as $e (0; if $e.event == "exit" or $e.event == "gave-up"
+				then . + 1 else . end; if . > $n then $e else empty end)]' \
+			"$(vfwd_events)" 2>/dev/null || echo '[]'
+	else
+		echo '[]'
+	fi
+}
+
+# topo_dut_settle: while the supervisor restarts vfwd, wait (60 s at most) until it answers.
+topo_dut_settle() {
+	pid_alive "$STATE/vfwd-supervisor.pid" || return 1
+	vfwd_answers && return 0
+	wait_until 60 "vfwd (restarted by its supervisor)" vfwd_answers
+}
+
+vfwd_gave_up_note() {
+	if [ -s "$(vfwd_events)" ] && [ "$(jq -rs 'last.event' "$(vfwd_events)")" = gave-up ]; then
+		printf '; vfwd kept dying and its supervisor gave up (%s, log %s)' \
+			"$(vfwd_events)" "$STATE/vfwd.log"
+	fi
+}
+
+# vfwd_stop: the supervisor (it stops vfwd), then vfwd itself should it outlive it.
+vfwd_stop() {
+	lab_pid_stop "$STATE/vfwd-supervisor.pid" 15
+	lab_pid_stop "$STATE/vfwd.pid"
+}
+
+# lab_pid_stop PIDFILE [SECONDS]: pid_stop, only while the pid is one of this lab's processes
+# (its command line names the lab folder): after a crash or an interrupted `down` a stale
+# file may hold a pid that the system has given to another process since.
+lab_pid_stop() {
+	local pid
+	pid=$(cat "$1" 2>/dev/null || true)
+	if [ -n "$pid" ] && ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$STATE"; then
+		rm -f "$1"
+		return 0
+	fi
+	pid_stop "$@"
 }
 
 tgen_port_args() {
@@ -72,17 +137,23 @@ tgen_port_args() {
 tgen_invoke() {
 	local rundir=$1 mode=$2 rc=0 ctl hook
 	shift 2
-	ctl=$(vfwdctl_cmd)
+	ctl=$(vfwdctl_dump_cmd)
 	hook="$LAB_DIR/trial-hook"
-	# shellcheck disable=SC2046 # EAL arguments and port arguments are words
-	"$(tgen_bin)" $(tgen_eal) -- "$mode" "$@" $(tgen_port_args) \
-		--json "$rundir/tgen.json.tmp" \
-		--pre-trial "$hook pre $rundir/trials '$ctl'" \
-		--post-trial "$hook post $rundir/trials '$ctl'" </dev/null &
+	local pre="$hook pre $rundir/trials '$ctl'" post="$hook post $rundir/trials '$ctl'"
+	# tgen holds tgen.lock (fd 9; the supervisor's `tgen link` takes it too) and, exec'd,
+	# is this background job itself, so that signals to tgen.pid reach it.
+	(
+		exec 9>"$STATE/tgen.lock"
+		flock -w 120 9 || { echo "tgen: $STATE/tgen.lock stays held" >&2; exit 75; }
+		# shellcheck disable=SC2046 # EAL arguments and port arguments are words
+		exec "$(tgen_bin)" $(tgen_eal) -- "$mode" "$@" $(tgen_port_args) \
+			--json "$rundir/tgen.json.tmp" \
+			--pre-trial "$pre" --post-trial "$post"
+	) </dev/null &
 	echo $! >"$STATE/tgen.pid"
 	wait "$!" || rc=$?
 	rm -f "$STATE/tgen.pid"
-	if [ -s "$rundir/tgen.json.tmp" ]; then
+	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
 		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
 	else
 		rm -f "$rundir/tgen.json.tmp"
@@ -110,23 +181,34 @@ dpdk    {
 EOF
 }
 
-# vfwd_start: starts vfwd from $STATE/vfwd, then lets a `tgen link` connect to its sockets
-# (vfwd's EAL init waits for the vhost side), then waits for its CLI.
+# tgen_link_cmd WAIT: the shell command that connects a `tgen link` to vfwd's sockets,
+# holding tgen.lock (flock WAIT: -n or -w SECONDS); the supervisor runs it after a restart.
+tgen_link_cmd() {
+	printf 'exec 9>%s/tgen.lock; flock %s 9 || exit 75; exec timeout 60 %s %s -- link %s >>%s 2>&1' \
+		"$STATE" "$1" "$(tgen_bin)" "$(tgen_eal)" "$(tgen_port_args)" "$STATE/tgen-link.log"
+}
+
+# vfwd_start: starts vfwd from $STATE/vfwd under its supervisor, then lets a `tgen link`
+# connect to its sockets (vfwd's EAL init waits for the vhost side), then waits for its CLI.
 vfwd_start() {
-	local bin
+	local bin run=$STATE/run
 	bin=$(vfwd_bin)
 	[ -x "$bin" ] || die "$bin is missing"
-	mkdir -p "$STATE/run"
-	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
-	host_startup_conf | atomic_write "$STATE/run/startup.conf"
-	setsid "$bin" -c "$STATE/run/startup.conf" >"$STATE/vfwd.log" 2>&1 </dev/null &
-	echo $! >"$STATE/vfwd.pid"
-	wait_until 30 "vfwd's first socket" test -S "$STATE/run/port0.sock" || {
+	mkdir -p "$run"
+	chmod go-w "$STATE" "$run"
+	host_startup_conf | atomic_write "$run/startup.conf"
+	rm -f "$STATE/vfwd.pid"
+	: >"$STATE/vfwd.log"
+	setsid "$TOPO_DIR/supervise" --name vfwd --dir "$STATE" \
+		--pre "rm -f $run/port0.sock $run/port1.sock $run/cli.sock" \
+		--connect "$(tgen_link_cmd -n)" --ready "$(vfwdctl_cmd) show version" \
+		-- "$bin" -c "$run/startup.conf" >>"$STATE/vfwd.log" 2>&1 </dev/null &
+	wait_until 30 "vfwd's first socket" test -S "$run/port0.sock" || {
 		tail -n 20 "$STATE/vfwd.log" >&2
 		die "vfwd did not create its vhost-user sockets (log: $STATE/vfwd.log)"
 	}
-	# shellcheck disable=SC2046 # EAL arguments are words
-	timeout 60 "$(tgen_bin)" $(tgen_eal) -- link $(tgen_port_args) >"$STATE/tgen-link.log" 2>&1 || {
+	: >"$STATE/tgen-link.log"
+	bash -c "$(tgen_link_cmd "-w 60")" || {
 		tail -n 20 "$STATE/tgen-link.log" >&2
 		die "tgen link failed (log: $STATE/tgen-link.log)"
 	}
@@ -148,11 +230,15 @@ install_build() {
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE"
-	if pid_alive "$STATE/vfwd.pid" && vfwd_answers; then
-		say "vfwd already runs (pid $(cat "$STATE/vfwd.pid"))"
+	if pid_alive "$STATE/vfwd-supervisor.pid" && pid_alive "$STATE/vfwd.pid" &&
+		vfwd_answers; then
+		say "vfwd already runs (pid $(cat "$STATE/vfwd.pid"), supervisor pid $(cat "$STATE/vfwd-supervisor.pid"))"
 		return 0
 	fi
-	pid_stop "$STATE/vfwd.pid"
+	if pid_alive "$STATE/vfwd.pid"; then
+		say "vfwd runs without its supervisor (or does not answer): starting it again"
+	fi
+	vfwd_stop
 	local build=${FWDLAB_VFWD_BUILD:-$TOP/build/vfwd/$VARIANT}
 	if [ ! -x "$build/bin/vfwd" ] && [ -z "${FWDLAB_VFWD_BUILD:-}" ]; then
 		say "building vfwd (make forwarder VARIANT=$VARIANT)"
@@ -170,7 +256,7 @@ topo_up() {
 
 topo_swap() {
 	local build=$1
-	pid_stop "$STATE/vfwd.pid"
+	vfwd_stop
 	install_build "$build"
 	vfwd_start
 }
@@ -188,9 +274,13 @@ topo_down() {
 	if [ -s "$STATE/vfwd.pid" ]; then
 		say "stopping vfwd (pid $(cat "$STATE/vfwd.pid"))"
 	fi
-	pid_stop "$STATE/vfwd.pid"
+	vfwd_stop
+	fault_point down:vfwd-stopped
+	lab_pid_stop "$STATE/tgen.pid"
 	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
-		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb"
+		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb" \
+		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock"
+	fault_point down:files-removed
 	# DPDK's runtime files of both processes (--file-prefix).
 	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"
 	rmdir "$STATE" 2>/dev/null || true
@@ -214,5 +304,8 @@ topo_status() {
 	fi
 	if vfwd_answers; then
 		echo "  vfwd answers: $(dut_ctl show version | head -n1)"
+	fi
+	if pid_alive "$STATE/vfwd-supervisor.pid"; then
+		echo "  supervisor pid $(cat "$STATE/vfwd-supervisor.pid"), vfwd restarts: $(topo_dut_faults_count) ($(vfwd_events))"
 	fi
 }
