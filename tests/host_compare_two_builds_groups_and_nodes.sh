@@ -8,16 +8,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
-cleanup() {
-	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
 label=cmp-$$-$(date +%s)
-[ -x "$top/build/lab/bin/fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
 stage "build B: vfwd debug, label $label" \
 	quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || exit 1
 stage "up" quiet lab up || exit 1

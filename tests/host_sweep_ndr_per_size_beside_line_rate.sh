@@ -7,15 +7,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
-cleanup() {
-	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-[ -x "$top/build/lab/bin/fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
 stage "up" quiet lab up || exit 1
 out=$tmp/sweep.txt
 sweep2() {

@@ -8,18 +8,13 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
 pid=""
-cleanup() {
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
+host_lab_extra_cleanup() {
 	if [ -n "$pid" ]; then kill -TERM -- -"$pid" 2>/dev/null || true; fi
-	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 fwdstat=$top/build/lab/bin/fwdstat
-[ -x "$fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
 stage "up" quiet lab up || exit 1
 # The sweep in its own process group, as a terminal's Ctrl-C would reach it.
 setsid "$top/lab/fwdlab" --topology host sweep --sizes 64,128,256 --max-rate 2000 \

@@ -8,20 +8,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
-cleanup() {
-	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-for need in "$top/build/vfwd/${VARIANT:-default}/bin/vfwd" "$top/build/tgen/bin/tgen"; do
-	if [ ! -x "$need" ]; then
-		echo "# $need is missing: building it"
-		make -s -C "$top" forwarder tgen >&2
-	fi
-done
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
 
 stage "up" lab up || exit 1
 pid=$(cat "$FWDLAB_STATE/vfwd.pid")

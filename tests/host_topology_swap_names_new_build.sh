@@ -7,14 +7,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
-cleanup() {
-	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
 label=swap-$$-$(date +%s)
 stage "build a second vfwd (debug, label $label)" \
 	quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || exit 1

@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # tmp is read by the sourcing test, which sets top
+# Set-up shared by the host-topology tests (source after tests/tap.sh): a private lab state
+# and results folder under $tmp, `lab` = fwdlab --topology host, the builds the lab needs,
+# and an EXIT trap that takes the lab down and removes $tmp. A test that needs more cleanup
+# defines host_lab_extra_cleanup before its first command that may fail.
+tmp=$(mktemp -d)
+export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
+lab() { "$top/lab/fwdlab" --topology host "$@"; }
+host_lab_extra_cleanup() { :; }
+host_lab_cleanup() {
+	host_lab_extra_cleanup || true
+	lab down >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap host_lab_cleanup EXIT
+host_lab_need() {
+	local need
+	for need in "$top/build/vfwd/${VARIANT:-default}/bin/vfwd" "$top/build/tgen/bin/tgen"; do
+		if [ ! -x "$need" ]; then
+			echo "# $need is missing: building it"
+			make -s -C "$top" forwarder tgen >&2
+		fi
+	done
+	[ -x "$top/build/lab/bin/fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
+}
+host_lab_need
