@@ -255,6 +255,13 @@ tgen_failed() {
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
 		run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT; tgen $mode exited with status $rc"
 	fi
+	# A VM of the lab is gone (b2b: destroyed, crashed): say which; the run keeps its files.
+	local down
+	if declare -F topo_nodes_down >/dev/null && ! down=$(topo_nodes_down); then
+		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
+		meta_write incomplete "$down during the run; tgen $mode exited with status $rc" || true
+		die "$down: run $RUN_DIR stopped, its files are kept (status incomplete); fwdlab up starts the VM again"
+	fi
 	if df=$(results_disk_full "$RUN_DIR"); then
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log.truncated" 2>/dev/null || true
 		die "results disk full: writing into $RUN_DIR failed ($df); the run stays incomplete; free space, then run it again (or --resume its campaign)"
