@@ -29,26 +29,21 @@ xml_escape() {
 	printf '%s' "$s"
 }
 
-# gen_mgmt_net CONF: the management network: own bridge, DHCP, a fixed address per node.
+# gen_mgmt_net CONF: the management network: its own bridge with the host's address on it,
+# isolated (no <forward>: libvirt rejects traffic between it and the host's other
+# interfaces), no DHCP and no DNS. Guests get static addresses from their cloud-init seed
+# (make-seed --mgmt-ip), so libvirt starts no dnsmasq and nothing of the lab listens on the
+# bridge. Node addresses: SUBNET.<node>.mgmt_host.
 gen_mgmt_net() {
-	local conf=$1 subnet node
+	local conf=$1 subnet
 	subnet=$(kv_get "$conf" mgmt_subnet 192.168.150)
 	subnet=${FWDLAB_MGMT_SUBNET:-$subnet}
 	cat <<EOF
 <network>
   <name>$(mgmt_net)</name>
   <bridge name='$(mgmt_bridge)' stp='off' delay='0'/>
-  <ip address='$subnet.1' netmask='255.255.255.0'>
-    <dhcp>
-      <range start='$subnet.100' end='$subnet.199'/>
-EOF
-	for node in $(kv_get "$conf" nodes); do
-		printf "      <host mac='%s' name='%s' ip='%s.%s'/>\n" "$(node_mac "$node" 0)" \
-			"$(dom_name "$node")" "$subnet" "$(kv_get "$conf" "$node.mgmt_host")"
-	done
-	cat <<EOF
-    </dhcp>
-  </ip>
+  <dns enable='no'/>
+  <ip address='$subnet.1' netmask='255.255.255.0'/>
 </network>
 EOF
 }

@@ -93,7 +93,7 @@ ssh_opts() {
 	local node=$1 proxy
 	printf '%s\n' -i "$STATE/id_ed25519" -o StrictHostKeyChecking=no \
 		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
-		-o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=6 \
+		-o BatchMode=yes -o ServerAliveInterval=3 -o ServerAliveCountMax=5 \
 		-o ControlMaster=auto -o "ControlPath=$STATE/ssh-$node.ctl" -o ControlPersist=120
 	proxy=$(kv_get "$TOPO_CONF" "$node.ssh_proxy")
 	if [ -n "$proxy" ]; then printf '%s\n' -o "ProxyJump=$proxy"; fi
@@ -171,7 +171,10 @@ tgen_invoke() {
 		--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl' \
 		--post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'" </dev/null ||
 		rc=$?
-	tg_collect "$gdir" "$rundir"
+	# A TG that is gone has nothing to give back (the lab names it: topo_nodes_down).
+	if [ "$(vsh "$(node_uri "$tg")" domstate "$(dom_name "$tg")" 2>/dev/null)" = running ]; then
+		tg_collect "$gdir" "$rundir"
+	fi
 	rm -f "$STATE/tgen-guest-dir"
 	return "$rc"
 }
@@ -226,7 +229,86 @@ topo_swap() {
 }
 
 topo_require_up() {
-	vfwd_answers || die "the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY)"
+	local down
+	if ! down=$(topo_nodes_down); then
+		die "$down; the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY restarts it)"
+	fi
+	vfwd_answers || topo_dut_settle ||
+		die "vfwd does not answer in the DUT (fwdlab ssh dut journalctl -u vfwd)"
+}
+
+# topo_nodes_down: "VM NAME (NODE) is STATE" for each VM of the lab that is not running,
+# joined by "; "; false when there is one.
+topo_nodes_down() {
+	local node st out=()
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		st=$(vsh "$(node_uri "$node")" domstate "$(dom_name "$node")" 2>/dev/null) ||
+			st="not defined"
+		[ "$st" = running ] || out+=("VM $(dom_name "$node") ($node) is $st")
+	done
+	[ ${#out[@]} -eq 0 ] && return 0
+	local msg
+	msg=$(printf '%s; ' "${out[@]}")
+	printf '%s\n' "${msg%; }"
+	return 1
+}
+
+# ---- vfwd's restarts (vfwd.service, Restart=on-failure) -------------------------------------
+# The same interface as the host topology's supervisor: the lab counts the forwarder's
+# deaths before and after a trial; any death in between makes the trial invalid.
+
+# dut_exits_json: one JSON object a line per death of vfwd in this boot of the DUT, in the
+# host supervisor's shape ({event: "exit", at, pid, how} or {event: "gave-up", at}), read
+# from systemd's journal: "vfwd.service: Main process exited, code=killed, status=9/KILL"
+# (a `systemctl stop`, as swap does, is a clean exit and logs no such line); the pid is
+# that of the last vfwd that logged before it.
+dut_exits_json() {
+	[ "$(vsh "$(node_uri "$(node_by_role dut)")" domstate "$(dom_name "$(node_by_role dut)")" \
+		2>/dev/null)" = running ] || return 1
+	node_ssh "$(node_by_role dut)" "journalctl -b -q -o json -u vfwd.service \
+		--output-fields=MESSAGE,_PID,__REALTIME_TIMESTAMP" </dev/null |
+		jq -nc 'foreach (inputs | select((.MESSAGE | type) == "string")) as $e ({pid: null};
+			if $e._PID != "1" then .pid = ($e._PID | tonumber? // null) | .out = null
+			else .out = (($e.__REALTIME_TIMESTAMP | tonumber / 1000000 | floor | todate) as $at
+				| ($e.MESSAGE | capture("Main process exited, code=(?<c>[a-z]+), status=(?<s>[^ ]+)")
+					// null) as $m
+				| if $m != null then {event: "exit", at: $at, pid: .pid,
+					how: (if $m.c == "exited" then "exited with status \($m.s)"
+					      else "\($m.c) by signal \($m.s)" end)}
+				  elif ($e.MESSAGE | test("Start request repeated too quickly")) then
+					{event: "gave-up", at: $at}
+				  else null end)
+			end; .out | select(. != null))'
+}
+
+# topo_dut_faults_count: how many times vfwd died in the DUT so far (this boot).
+topo_dut_faults_count() {
+	local out
+	out=$(dut_exits_json) || { echo 0; return 0; }
+	jq -s '[.[] | select(.event == "exit" or .event == "gave-up")] | length' <<<"$out"
+}
+
+# topo_dut_faults_since N: the deaths after the first N, as a JSON array.
+topo_dut_faults_since() {
+	local out
+	out=$(dut_exits_json) || { echo '[]'; return 0; }
+	jq -sc --argjson n "$1" '[.[] | select(.event == "exit" or .event == "gave-up")] | .[$n:]' \
+		<<<"$out"
+}
+
+# topo_dut_settle: while systemd restarts vfwd, wait until it answers (false when the unit
+# failed for good or the DUT is down).
+topo_dut_settle() {
+	topo_nodes_down >/dev/null || return 1
+	vfwd_answers && return 0
+	wait_until "$(if topo_is_slow; then echo 180; else echo 60; fi)" \
+		"vfwd (restarted by vfwd.service)" vfwd_answers_or_gave_up || return 1
+	vfwd_answers
+}
+
+vfwd_answers_or_gave_up() {
+	vfwd_answers || node_ssh "$(node_by_role dut)" 'systemctl is-failed --quiet vfwd.service' \
+		</dev/null 2>/dev/null
 }
 
 topo_access() {
@@ -304,7 +386,7 @@ node_files() {
 	local seed=$STATE/$node-seed fwd
 	fwd=$(kv_get "$TOPO_CONF" "$node.forwarding_vcpus")
 	seed_args=(--role "$role" --hostname "$(dom_name "$node")" --ssh-key "$STATE/id_ed25519.pub"
-		--mgmt-mac "$(node_mac "$node" 0)" --out "$seed")
+		--mgmt-mac "$(node_mac "$node" 0)" --mgmt-ip "$(node_ip "$node")/24" --out "$seed")
 	if [ -n "$fwd" ]; then seed_args+=(--isolate "$fwd"); fi
 	local idx port
 	while read -r idx port; do
@@ -367,6 +449,9 @@ topo_up() {
 		say "VM images missing: building them (make images)"
 		make -C "$TOP" images || die "make images failed"
 	fi
+	# The lab's folder holds its private ssh key: others may pass through it (QEMU, as
+	# libvirt-qemu, opens the disks and seeds in it) but not list or read it.
+	chmod 0711 "$STATE"
 	ssh_key
 	qemu_can_reach "$STATE"
 	local node mem=0 uri
@@ -433,8 +518,11 @@ tg_install_hooks() {
 #!/bin/sh
 # One ssh connection for all the hook's commands (ControlMaster), so a trial's dump costs
 # one handshake, not one per command.
+# ServerAlive and ConnectTimeout: a DUT that is gone fails the hook in seconds (a master
+# connection to a destroyed VM would otherwise hang the trial for TCP's whole timeout).
 exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-	-o LogLevel=ERROR -o BatchMode=yes -o ControlMaster=auto \
+	-o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=3 \
+	-o ServerAliveCountMax=5 -o ControlMaster=auto \
 	-o ControlPath=/run/fwdlab-dut.ctl -o ControlPersist=120 \
 	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "\$@"
 EOF
@@ -509,13 +597,20 @@ topo_down() {
 
 topo_status() {
 	topo_conf_check
-	local node uri dom st
+	local node uri dom st down
 	echo "topology b2b, lab $LAB_NAME, accel $(topo_accel)"
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
 		dom=$(dom_name "$node")
-		st=$(vsh "$uri" domstate "$dom" 2>/dev/null || echo "not defined")
-		printf '  %-4s %-14s %-12s %s\n' "$node" "$dom" "$st" "$(node_ip "$node")"
+		st=$(vsh "$uri" domstate "$dom" 2>/dev/null) || st="not defined"
+		[ "$st" = running ] || st="DOWN ($st)"
+		printf '  %-4s %-14s %-16s %s\n' "$node" "$dom" "$st" "$(node_ip "$node")"
 	done
-	if vfwd_answers; then echo "  vfwd answers"; else echo "  vfwd does not answer"; fi
+	if ! down=$(topo_nodes_down); then
+		echo "  $down: fwdlab up starts it again"
+	elif vfwd_answers; then
+		echo "  vfwd answers: $(dut_ctl show version | head -n1)"
+	else
+		echo "  vfwd does not answer (fwdlab ssh dut systemctl status vfwd)"
+	fi
 }
