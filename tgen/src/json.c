@@ -39,6 +39,8 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 		r->rate_pps_requested, r->duration_s, r->tx_packets, r->rx_packets, r->loss_packets,
 		r->loss_ratio, r->tx_pps, r->rx_pps, r->tx_bps, r->rx_bps, r->reordered,
 		r->duplicates, r->tx_refused, r->late_packets, r->rx_other, r->pacer_skipped);
+	fprintf(f, ", \"rate_pps_offered\": %.3f, \"generator_limited\": %s", r->rate_pps_offered,
+		r->generator_limited ? "true" : "false");
 	fprintf(f,
 		", \"latency_ns\": {\"min\": %" PRIu64 ", \"avg\": %" PRIu64 ", \"max\": %" PRIu64
 		", \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64

@@ -50,6 +50,9 @@ run_hook(const char *cmd, const struct tgen_result *r, const char *phase, uint32
 		setenv("TGEN_TRIAL_TX_PACKETS", buf, 1);
 		snprintf(buf, sizeof(buf), "%" PRIu64, r->rx_packets);
 		setenv("TGEN_TRIAL_RX_PACKETS", buf, 1);
+		snprintf(buf, sizeof(buf), "%.3f", r->rate_pps_offered);
+		setenv("TGEN_TRIAL_OFFERED_PPS", buf, 1);
+		setenv("TGEN_TRIAL_GENERATOR_LIMITED", r->generator_limited ? "1" : "0", 1);
 	}
 	fflush(stdout);
 	st = system(cmd);
@@ -83,11 +86,11 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 static void
 print_trial(const struct tgen_result *r)
 {
-	printf("trial %3u %-6s rate %12.0f pps  %5.1f s  tx %10" PRIu64 "  rx %10" PRIu64
-	       "  loss %.6f%%  rx %.0f pps  lat p50/p99 %.1f/%.1f us\n",
-	       r->index, r->phase, r->rate_pps_requested, r->duration_s, r->tx_packets,
-	       r->rx_packets, r->loss_ratio * 100, r->rx_pps, r->lat_p50 / 1000.0,
-	       r->lat_p99 / 1000.0);
+	printf("trial %3u %-6s rate %12.0f pps  offered %12.0f pps  %5.1f s  tx %10" PRIu64
+	       "  rx %10" PRIu64 "  loss %.6f%%  rx %.0f pps  lat p50/p99 %.1f/%.1f us%s\n",
+	       r->index, r->phase, r->rate_pps_requested, r->rate_pps_offered, r->duration_s,
+	       r->tx_packets, r->rx_packets, r->loss_ratio * 100, r->rx_pps, r->lat_p50 / 1000.0,
+	       r->lat_p99 / 1000.0, r->generator_limited ? "  GENERATOR-LIMITED" : "");
 	fflush(stdout);
 }
 
@@ -126,6 +129,10 @@ mode_run(struct tgen_ctx *c, const struct opts *o)
 	if (ret < 0 && ret != -EINTR)
 		return ret;
 	print_trial(&r);
+	if (r.generator_limited)
+		printf("tgen offered %.0f pps of the %.0f pps requested (short by more than the "
+		       "%g%% tolerance): the generator, not the DUT, limited this trial\n",
+		       r.rate_pps_offered, r.rate_pps_requested, c->rate_tol * 100);
 	if (o->json == NULL)
 		return ret;
 	f = tgen_json_open(o->json);
@@ -139,52 +146,74 @@ mode_run(struct tgen_ctx *c, const struct opts *o)
 	return ret;
 }
 
+struct ndr_crit {
+	double rate; /* never above what its trial offered */
+	bool below;
+	enum tgen_limit limit;
+	const struct tgen_result *trial; /* the trial that confirmed it; NULL when below */
+};
+
+struct ndr_run {
+	double mean, min_pps, max_pps;
+	struct ndr_crit crit[2];
+	struct tgen_result *tr;
+	uint32_t n, limited_trials;
+};
+
 static void
-json_crit(FILE *f, const char *name, double rate, bool below, double mean,
-	  const struct tgen_result *t)
+search_trial_of(const struct tgen_result *t, double dur, struct tgen_search_trial *st)
 {
-	fprintf(f,
-		",\n \"%s\": {\"rate_pps\": %.3f, \"rate_bps\": %.0f, \"rate_l1_bps\": %.0f, "
-		"\"below_minimum\": %s, \"trial\": ",
-		name, rate, rate * mean * 8, rate * (mean + TGEN_L1_OVERHEAD) * 8,
-		below ? "true" : "false");
-	if (t != NULL)
-		tgen_json_trial(f, t);
-	else
-		fputs("null", f);
-	fputc('}', f);
+	st->requested_pps = t->rate_pps_requested;
+	st->offered_pps = t->rate_pps_offered;
+	st->duration_s = dur;
+	st->loss_ratio = t->tx_packets == 0 ? 1.0 : t->loss_ratio;
+	st->generator_limited = t->generator_limited;
 }
 
-/* The trial that confirmed the result: the longest passing trial at that rate. */
+/* The trial that confirmed a result: the longest passing trial that counted at that rate. */
 static const struct tgen_result *
 crit_trial(const struct tgen_result *tr, uint32_t n, double rate, double thr)
 {
 	const struct tgen_result *best = NULL;
+	struct tgen_search_trial st;
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		if (fabs(tr[i].rate_pps_requested - rate) < 1e-6 * rate &&
-		    tr[i].loss_ratio <= thr &&
+	for (i = 0; i < n; i++) {
+		search_trial_of(&tr[i], tr[i].duration_s, &st);
+		if (fabs(tgen_search_pass_rate(&st) - rate) < 1e-6 * rate && st.loss_ratio <= thr &&
 		    (best == NULL || tr[i].duration_s >= best->duration_s))
 			best = &tr[i];
+	}
 	return best;
 }
 
-struct ndr_run {
-	double mean, min_pps, max_pps, rate[2];
-	bool below[2];
-	struct tgen_result *tr;
-	uint32_t n, short_trials;
-};
+/* Results never above the rate their trial offered, and PDR never below NDR. */
+static void
+ndr_results(const struct tgen_search *s, const struct opts *o, struct ndr_run *r)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct ndr_crit *cr = &r->crit[k];
+
+		cr->rate = tgen_search_result(s, k, &cr->below, &cr->limit);
+		cr->trial =
+			cr->below ? NULL : crit_trial(r->tr, r->n, cr->rate, k ? o->pdr_loss : 0);
+		if (cr->trial != NULL && cr->trial->rate_pps_offered < cr->rate)
+			cr->rate = cr->trial->rate_pps_offered;
+	}
+	if (!r->crit[0].below && r->crit[1].rate < r->crit[0].rate)
+		r->crit[1] = r->crit[0];
+}
 
 static int
 ndr_search(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 {
 	struct tgen_search s;
 	struct tgen_search_step st;
+	struct tgen_search_trial rec;
 	struct tgen_result *t;
-	double loss;
-	int ret, k;
+	int ret;
 
 	tgen_search_init(&s, r->min_pps, r->max_pps, o->width, o->pdr_loss, o->trial_s, o->final_s,
 			 o->max_trials);
@@ -195,23 +224,30 @@ ndr_search(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 			return ret;
 		print_trial(t);
 		r->n++;
-		/* with --strict-rate, a load tgen could not offer (it fell behind by more than
-		 * the width) fails the trial like a loss would */
-		loss = t->tx_packets == 0 ? 1.0 : t->loss_ratio;
-		if ((double)t->pacer_skipped >
-		    o->width * (double)(t->tx_packets + t->pacer_skipped)) {
-			r->short_trials++;
-			if (o->strict_rate)
-				loss = 1.0;
-		}
-		tgen_search_record(&s, st.rate_pps,
-				   t->duration_s >= st.duration_s * 0.999 ? st.duration_s
-									  : t->duration_s,
-				   loss, st.rate_pps * (1 - loss));
+		r->limited_trials += t->generator_limited;
+		/* a trial cut short by an interrupt counts for the time it ran */
+		search_trial_of(
+			t, t->duration_s >= st.duration_s * 0.999 ? st.duration_s : t->duration_s,
+			&rec);
+		tgen_search_record(&s, &rec);
 	}
-	for (k = 0; k < 2; k++)
-		r->rate[k] = tgen_search_result(&s, k, &r->below[k]);
+	ndr_results(&s, o, r);
 	return 0;
+}
+
+static void
+json_crit(FILE *f, const char *name, const struct ndr_crit *cr, double mean)
+{
+	fprintf(f,
+		",\n \"%s\": {\"rate_pps\": %.3f, \"rate_bps\": %.0f, \"rate_l1_bps\": %.0f, "
+		"\"below_minimum\": %s, \"limited_by\": \"%s\", \"trial\": ",
+		name, cr->rate, cr->rate * mean * 8, cr->rate * (mean + TGEN_L1_OVERHEAD) * 8,
+		cr->below ? "true" : "false", tgen_limit_name(cr->limit));
+	if (cr->trial != NULL)
+		tgen_json_trial(f, cr->trial);
+	else
+		fputs("null", f);
+	fputc('}', f);
 }
 
 static int
@@ -223,16 +259,17 @@ ndr_json_write(struct tgen_ctx *c, const struct opts *o, const struct ndr_run *r
 	if (f == NULL)
 		return -errno;
 	json_head(f, c, "ndr");
+	/* strict_rate: always true now, a generator-limited trial never passes at the rate it
+	 * did not offer (the option is accepted for compatibility) */
 	fprintf(f,
 		",\n \"params\": {\"min_rate_pps\": %.3f, \"max_rate_pps\": %.3f, "
 		"\"pdr_loss_ratio\": %g, \"width_ratio\": %g, \"trial_duration_s\": %g, "
-		"\"final_duration_s\": %g, \"strict_rate\": %s, \"trials_behind_schedule\": %u}",
-		r->min_pps, r->max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s,
-		o->strict_rate ? "true" : "false", r->short_trials);
-	json_crit(f, "ndr", r->rate[0], r->below[0], r->mean,
-		  r->below[0] ? NULL : crit_trial(r->tr, r->n, r->rate[0], 0));
-	json_crit(f, "pdr", r->rate[1], r->below[1], r->mean,
-		  r->below[1] ? NULL : crit_trial(r->tr, r->n, r->rate[1], o->pdr_loss));
+		"\"final_duration_s\": %g, \"rate_tolerance\": %g, \"strict_rate\": true, "
+		"\"trials_behind_schedule\": %u}",
+		r->min_pps, r->max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s, o->rate_tol,
+		r->limited_trials);
+	json_crit(f, "ndr", &r->crit[0], r->mean);
+	json_crit(f, "pdr", &r->crit[1], r->mean);
 	fputs(",\n \"trials\": [", f);
 	for (i = 0; i < r->n; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
@@ -242,11 +279,28 @@ ndr_json_write(struct tgen_ctx *c, const struct opts *o, const struct ndr_run *r
 	return tgen_json_close(f, o->json);
 }
 
+static void
+print_crit(const char *name, const struct ndr_crit *cr, double mean)
+{
+	double gbps = cr->rate * (mean + TGEN_L1_OVERHEAD) * 8 / 1e9;
+
+	if (cr->below)
+		printf("%s: below minimum load 0 pps (0.000 Gbps L1)\n", name);
+	else if (cr->limit == TGEN_LIMIT_GENERATOR)
+		printf("%s >= %.0f pps (%.3f Gbps L1): bounded by the generator, not the DUT\n",
+		       name, cr->rate, gbps);
+	else if (cr->limit == TGEN_LIMIT_MAX_RATE)
+		printf("%s >= %.0f pps (%.3f Gbps L1): no loss up to --max-rate\n", name, cr->rate,
+		       gbps);
+	else
+		printf("%s: %.0f pps (%.3f Gbps L1)\n", name, cr->rate, gbps);
+}
+
 static int
 mode_ndr(struct tgen_ctx *c, const struct opts *o)
 {
 	struct ndr_run r = {.mean = tgen_profile_mean_frame(&c->profile)};
-	int ret, k;
+	int ret;
 
 	if (tgen_rate_to_pps(&o->min_rate, r.mean, c->link_bps, &r.min_pps) < 0)
 		return tgen_cli_bad("min-rate", "", "impossible for this link and frame size");
@@ -268,14 +322,12 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	ret = ndr_search(c, o, &r);
 	if (ret < 0)
 		goto out_free;
-	for (k = 0; k < 2; k++)
-		printf("%s: %s%.0f pps (%.3f Gbps L1)\n", k ? "PDR" : "NDR",
-		       r.below[k] ? "below minimum load " : "", r.rate[k],
-		       r.rate[k] * (r.mean + TGEN_L1_OVERHEAD) * 8 / 1e9);
-	if (r.short_trials)
-		printf("warning: in %u trial(s) tgen fell behind its schedule by more than the "
-		       "width (pacer_skipped; a busy host?)%s\n",
-		       r.short_trials, o->strict_rate ? "; they counted as failed" : "");
+	print_crit("NDR", &r.crit[0], r.mean);
+	print_crit("PDR", &r.crit[1], r.mean);
+	if (r.limited_trials)
+		printf("note: in %u trial(s) tgen offered less than requested by more than the "
+		       "%g%% tolerance (a busy host?); they counted at the rate offered\n",
+		       r.limited_trials, o->rate_tol * 100);
 	if (o->json != NULL)
 		ret = ndr_json_write(c, o, &r);
 out_free:
@@ -393,6 +445,7 @@ main(int argc, char **argv)
 	}
 	if (c.profile.kind == TGEN_PROFILE_IMIX)
 		c.profile.frame_size = 0;
+	c.rate_tol = o.rate_tol;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c.tsc_hz = rte_get_tsc_hz();

@@ -143,3 +143,12 @@ tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
 		return 0;
 	return p->burst;
 }
+
+bool
+tgen_rate_short(double requested_pps, double offered_pps, double duration_s, double tol,
+		double slack_pkts)
+{
+	if (requested_pps <= 0 || duration_s <= 0)
+		return false;
+	return offered_pps < requested_pps * (1 - tol) - slack_pkts / duration_s;
+}

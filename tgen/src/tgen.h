@@ -148,13 +148,25 @@ struct tgen_result {
 	double tx_pps, rx_pps, tx_bps, rx_bps;
 	uint64_t reordered, duplicates, tx_refused, late_packets, rx_other, pacer_skipped;
 	uint64_t lat_min, lat_avg, lat_max, lat_p50, lat_p90, lat_p99, lat_p999;
+	double rate_pps_offered; /* measured: tx_packets / duration_s */
+	bool generator_limited;	 /* offered fell short of requested beyond the tolerance */
 };
+
+/* Offered-rate check (rate.c): true when offered_pps falls short of requested_pps by more
+ * than tol (a ratio), beyond slack_pkts packets over the trial (the pacer sends whole bursts,
+ * so a trial can end up to one burst per direction short). Unpaced (requested 0): false. */
+bool tgen_rate_short(double requested_pps, double offered_pps, double duration_s, double tol,
+		     double slack_pkts);
 
 /* ---- NDR/PDR search (search.c), free of DPDK so the unit tests drive it ---- */
 struct tgen_bound {
 	double lo, hi; /* lo: highest passing rate (0: none); hi: lowest failing (0: none) */
 	double lo_dur, hi_dur;
 	uint32_t downs; /* failing trials in a row with no passing one */
+	/* a rate the DUT passed but tgen could not offer (a generator-limited passing trial):
+	 * the search stops climbing there (0: none) */
+	double gen_r, gen_dur;
+	uint32_t gen_tries; /* generator-limited passing trials since gen_r was last offered */
 };
 
 struct tgen_search {
@@ -173,15 +185,32 @@ struct tgen_search_step {
 	const char *phase;
 };
 
+/* What one trial tells the search. */
+struct tgen_search_trial {
+	double requested_pps;
+	double offered_pps; /* tx packets / trial time */
+	double duration_s;
+	double loss_ratio;
+	bool generator_limited;
+};
+
+/* What ended a criterion's search: a DUT that lost packets above the result, a generator
+ * that could not offer more, or the top of the search range with nothing lost. */
+enum tgen_limit { TGEN_LIMIT_DUT, TGEN_LIMIT_GENERATOR, TGEN_LIMIT_MAX_RATE };
+
 void tgen_search_init(struct tgen_search *s, double min_pps, double max_pps, double width,
 		      double pdr_loss, double trial_s, double final_s, uint32_t max_trials);
 /* 1: run the trial in *step; 0: search done. */
 int tgen_search_next(struct tgen_search *s, struct tgen_search_step *step);
-/* fwd_pps: the rate the DUT forwarded of the offered schedule, rate_pps * (1 - loss) (not the
- * measured rx rate, which is low when tgen itself fell behind) */
-void tgen_search_record(struct tgen_search *s, double rate_pps, double duration_s,
-			double loss_ratio, double fwd_pps);
-/* Result for criterion k (0 NDR, 1 PDR): rate, or 0 with *below true. */
-double tgen_search_result(const struct tgen_search *s, int k, bool *below);
+/* A trial that passes counts at its requested rate, or at its offered rate when tgen fell
+ * short (generator_limited); a failing trial counts at its requested rate (the DUT did not
+ * forward that schedule). */
+void tgen_search_record(struct tgen_search *s, const struct tgen_search_trial *t);
+/* The rate a passing trial counts at. */
+double tgen_search_pass_rate(const struct tgen_search_trial *t);
+/* Result for criterion k (0 NDR, 1 PDR): rate, or 0 with *below true; *limit says what
+ * bounded it. */
+double tgen_search_result(const struct tgen_search *s, int k, bool *below, enum tgen_limit *limit);
+const char *tgen_limit_name(enum tgen_limit l);
 
 #endif

@@ -165,6 +165,15 @@ progress_line(struct tgen_ctx *c, struct trial_state *t, double secs, uint64_t *
 	*last_rx = rx;
 }
 
+/* The pacer sends whole bursts: a trial on schedule may end up to a burst per direction short. */
+static double
+slack_pkts(const struct tgen_ctx *c, double pps)
+{
+	int ndir = c->profile.bidir ? 2 : 1;
+
+	return (double)(ndir * tgen_burst_for_rate(pps / ndir));
+}
+
 static void
 result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	    struct tgen_result *r)
@@ -196,6 +205,9 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	r->late_packets = t->late;
 	r->rx_other = t->other;
 	r->pacer_skipped = t->pacer[0].skipped + t->pacer[1].skipped;
+	r->rate_pps_offered = r->tx_pps;
+	r->generator_limited =
+		tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack_pkts(c, pps));
 	r->lat_min = c->lat.min;
 	r->lat_max = c->lat.max;
 	r->lat_avg = c->lat.count ? (uint64_t)(c->lat.sum / (double)c->lat.count) : 0;

@@ -271,27 +271,53 @@ test_stats(void)
 	tgen_seq_free(&s);
 }
 
-/* A DUT model for the search: forwards at most cap pps, drops the rest. */
+/* A DUT model for the search: forwards at most cap pps, drops the rest. A generator model:
+ * offers at most gen pps (0: whatever is asked), and offers only gen_dip of the rate in trial
+ * number dip_at (a host that descheduled tgen once; 0: never). */
 struct model {
-	double cap, floor_loss;
-	uint32_t trials, final_trials;
+	double cap, floor_loss, gen, gen_dip;
+	uint32_t dip_at;
+	uint32_t trials, final_trials, limited;
 	double time_s;
 };
+
+static void
+model_trial(struct model *m, const struct tgen_search_step *st, struct tgen_search_trial *t)
+{
+	double offered = st->rate_pps, loss;
+
+	if (m->gen > 0 && offered > m->gen)
+		offered = m->gen;
+	if (m->dip_at > 0 && m->trials + 1 == m->dip_at)
+		offered *= m->gen_dip;
+	loss = offered > m->cap ? (offered - m->cap) / offered : 0;
+	t->requested_pps = st->rate_pps;
+	t->offered_pps = offered;
+	t->duration_s = st->duration_s;
+	t->loss_ratio = loss > m->floor_loss ? loss : m->floor_loss;
+	t->generator_limited = tgen_rate_short(st->rate_pps, offered, st->duration_s, 0.01, 32);
+}
 
 static void
 search_run(struct tgen_search *s, struct model *m)
 {
 	struct tgen_search_step st;
-	double loss;
+	struct tgen_search_trial t;
 
 	while (tgen_search_next(s, &st)) {
-		loss = st.rate_pps > m->cap ? (st.rate_pps - m->cap) / st.rate_pps : 0;
-		loss = loss > m->floor_loss ? loss : m->floor_loss;
+		model_trial(m, &st, &t);
 		m->trials++;
 		m->final_trials += strcmp(st.phase, "final") == 0;
+		m->limited += t.generator_limited;
 		m->time_s += st.duration_s;
-		tgen_search_record(s, st.rate_pps, st.duration_s, loss, st.rate_pps * (1 - loss));
+		tgen_search_record(s, &t);
 	}
+}
+
+static double
+result(const struct tgen_search *s, int k, bool *below, enum tgen_limit *limit)
+{
+	return tgen_search_result(s, k, below, limit);
 }
 
 /* The trials of a real search on a busy host (capdut at 10 kpps): a noisy final trial at
@@ -300,24 +326,119 @@ static void
 test_search_noisy_pdr_never_below_ndr(void)
 {
 	static const double trials[][3] = {
-		{20000, 0.5, 0.49914530}, {9967, 0.5, 0}, {14984, 0.5, 0.34564644},
-		{12475, 0.5, 0.21200387}, {11221, 0.5, 0.13508065}, {10594, 0.5, 0.08960177},
-		{10281, 0.5, 0.03606965}, {10124, 0.5, 0}, {10202, 0.5, 0.04666667},
-		{10163, 0.5, 0.01308140}, {10124, 2, 0.00490677}, {9921, 2, 0}, {10023, 2, 0},
-		{10073, 2, 0.01739130}, {10048, 2, 0.00614754}, {9646, 2, 0}, {9847, 2, 0},
-		{9947, 2, 0}, {9998, 2, 0},
+		{20000, 0.5, 0.49914530},
+		{9967, 0.5, 0},
+		{14984, 0.5, 0.34564644},
+		{12475, 0.5, 0.21200387},
+		{11221, 0.5, 0.13508065},
+		{10594, 0.5, 0.08960177},
+		{10281, 0.5, 0.03606965},
+		{10124, 0.5, 0},
+		{10202, 0.5, 0.04666667},
+		{10163, 0.5, 0.01308140},
+		{10124, 2, 0.00490677},
+		{9921, 2, 0},
+		{10023, 2, 0},
+		{10073, 2, 0.01739130},
+		{10048, 2, 0.00614754},
+		{9646, 2, 0},
+		{9847, 2, 0},
+		{9947, 2, 0},
+		{9998, 2, 0},
 	};
 	struct tgen_search s;
 	double ndr, pdr;
 	bool nb, pb;
+	enum tgen_limit nl, pl;
 
 	tgen_search_init(&s, 1000, 20000, 0.005, 0.005, 0.5, 2, 60);
-	for (size_t i = 0; i < sizeof(trials) / sizeof(trials[0]); i++)
-		tgen_search_record(&s, trials[i][0], trials[i][1], trials[i][2],
-				   trials[i][0] * (1 - trials[i][2]));
-	ndr = tgen_search_result(&s, 0, &nb);
-	pdr = tgen_search_result(&s, 1, &pb);
-	tap(!nb && !pb && ndr == 10023 && pdr >= ndr, "noisy_trials_never_give_pdr_below_ndr");
+	for (size_t i = 0; i < sizeof(trials) / sizeof(trials[0]); i++) {
+		struct tgen_search_trial t = {.requested_pps = trials[i][0],
+					      .offered_pps = trials[i][0],
+					      .duration_s = trials[i][1],
+					      .loss_ratio = trials[i][2]};
+
+		tgen_search_record(&s, &t);
+	}
+	ndr = result(&s, 0, &nb, &nl);
+	pdr = result(&s, 1, &pb, &pl);
+	tap(!nb && !pb && ndr == 10023 && pdr >= ndr && nl == TGEN_LIMIT_DUT &&
+		    pl == TGEN_LIMIT_DUT,
+	    "noisy_trials_never_give_pdr_below_ndr");
+}
+
+/* tgen's generator the bottleneck: the search stops at what it offered and says so. */
+static void
+test_search_generator_bound(void)
+{
+	struct tgen_search s;
+	struct model m = {.cap = 1e12, .gen = 3e6};
+	enum tgen_limit lim;
+	double ndr, pdr;
+	bool below;
+
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = result(&s, 0, &below, &lim);
+	tap(!below && ndr <= 3e6 && ndr >= 3e6 * 0.99 && lim == TGEN_LIMIT_GENERATOR &&
+		    m.trials == 2,
+	    "generator_bound_search_reports_the_offered_rate_marked_in_2_trials");
+	pdr = result(&s, 1, &below, &lim);
+	tap(!below && pdr == ndr && lim == TGEN_LIMIT_GENERATOR,
+	    "generator_bound_pdr_is_marked_too");
+
+	/* the DUT below what tgen can offer: an ordinary search, not marked */
+	m = (struct model){.cap = 1234567, .gen = 3e6};
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = result(&s, 0, &below, &lim);
+	tap(!below && ndr <= m.cap && ndr >= m.cap * 0.995 && lim == TGEN_LIMIT_DUT,
+	    "dut_below_the_generator_is_found_and_not_marked");
+
+	/* the DUT just above what tgen can offer: marked, never above the offered rate */
+	m = (struct model){.cap = 3.01e6, .gen = 3e6};
+	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
+	search_run(&s, &m);
+	ndr = result(&s, 0, &below, &lim);
+	tap(!below && ndr <= 3e6 && lim == TGEN_LIMIT_GENERATOR && m.trials < 10,
+	    "dut_just_above_the_generator_gives_a_marked_result_at_most_offered");
+}
+
+/* One hiccup (tgen offered 90 % in one trial) in an otherwise DUT-bound search: the trial
+ * counts at its offered rate, the search goes on and the result is the DUT's. */
+static void
+test_search_one_hiccup(void)
+{
+	struct tgen_search s;
+	enum tgen_limit lim;
+	struct model m;
+	double ndr;
+	bool below;
+	uint32_t at;
+	int ok = 1;
+
+	for (at = 2; at <= 12; at++) {
+		m = (struct model){.cap = 10000, .gen_dip = 0.9, .dip_at = at};
+		tgen_search_init(&s, 1000, 20000, 0.005, 0.005, 0.5, 2, 60);
+		search_run(&s, &m);
+		ndr = result(&s, 0, &below, &lim);
+		if (below || ndr > 10000 || ndr < 10000 * 0.995 || lim != TGEN_LIMIT_DUT ||
+		    m.limited != 1) {
+			printf("# hiccup at trial %u: ndr %.0f limit %s trials %u\n", at, ndr,
+			       tgen_limit_name(lim), m.trials);
+			ok = 0;
+		}
+	}
+	tap(ok, "one_generator_hiccup_does_not_mark_a_dut_bound_result");
+}
+
+static void
+test_rate_short(void)
+{
+	tap(!tgen_rate_short(10000, 9950, 2, 0.01, 1) && tgen_rate_short(10000, 9850, 2, 0.01, 1),
+	    "offered_short_by_more_than_1pct_is_generator_limited");
+	tap(!tgen_rate_short(100, 99.5, 1, 0.0, 1) && !tgen_rate_short(0, 5, 1, 0.01, 1),
+	    "one_burst_short_and_unpaced_are_not_generator_limited");
 }
 
 static void
@@ -327,14 +448,15 @@ test_search(void)
 	struct model m = {.cap = 1234567};
 	double ndr, pdr, pdr_true = 1234567 / (1 - 0.005);
 	bool below;
+	enum tgen_limit lim;
 	int ok;
 
 	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
-	ndr = tgen_search_result(&s, 0, &below);
-	ok = !below && ndr <= m.cap && ndr >= m.cap * (1 - 0.005);
+	ndr = result(&s, 0, &below, &lim);
+	ok = !below && ndr <= m.cap && ndr >= m.cap * (1 - 0.005) && lim == TGEN_LIMIT_DUT;
 	tap(ok, "ndr_lands_within_width_below_a_known_capacity");
-	pdr = tgen_search_result(&s, 1, &below);
+	pdr = result(&s, 1, &below, &lim);
 	tap(!below && pdr <= pdr_true && pdr >= pdr_true * (1 - 0.005),
 	    "pdr_lands_within_width_of_half_percent_loss_point");
 	tap(m.trials < 40 && m.final_trials >= 2, "search_converges_with_final_trials");
@@ -344,34 +466,37 @@ test_search(void)
 	m = (struct model){.cap = 0};
 	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
-	tgen_search_result(&s, 0, &below);
+	result(&s, 0, &below, &lim);
 	ok = below;
-	tgen_search_result(&s, 1, &below);
+	result(&s, 1, &below, &lim);
 	tap(ok && below && m.trials <= 5, "dut_dropping_everything_is_below_minimum_quickly");
 
 	m = (struct model){.cap = 1e12};
 	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
-	ndr = tgen_search_result(&s, 0, &below);
-	tap(!below && ndr == 5e6 && m.trials == 2,
+	ndr = result(&s, 0, &below, &lim);
+	tap(!below && ndr == 5e6 && m.trials == 2 && lim == TGEN_LIMIT_MAX_RATE,
 	    "lossless_dut_gives_max_rate_after_a_final_trial");
 
 	m = (struct model){.cap = 1e12, .floor_loss = 0.001};
 	tgen_search_init(&s, 1000, 5e6, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
-	tgen_search_result(&s, 0, &below);
+	result(&s, 0, &below, &lim);
 	ok = below;
-	pdr = tgen_search_result(&s, 1, &below);
+	pdr = result(&s, 1, &below, &lim);
 	tap(ok && !below && pdr == 5e6 && m.trials < 30,
 	    "constant_0.1pct_loss_gives_no_ndr_and_pdr_at_max");
 
 	m = (struct model){.cap = 1500};
 	tgen_search_init(&s, 1000, 14880952, 0.005, 0.005, 1, 10, 60);
 	search_run(&s, &m);
-	ndr = tgen_search_result(&s, 0, &below);
+	ndr = result(&s, 0, &below, &lim);
 	tap(!below && ndr <= 1500 && ndr >= 1500 * 0.995, "capacity_just_above_minimum_is_found");
 
 	test_search_noisy_pdr_never_below_ndr();
+	test_search_generator_bound();
+	test_search_one_hiccup();
+	test_rate_short();
 }
 
 int
