@@ -283,17 +283,18 @@ static void
 print_crit(const char *name, const struct ndr_crit *cr, double mean)
 {
 	double gbps = cr->rate * (mean + TGEN_L1_OVERHEAD) * 8 / 1e9;
+	double pps = floor(cr->rate); /* printed, never rounded up past what was offered */
 
 	if (cr->below)
 		printf("%s: below minimum load 0 pps (0.000 Gbps L1)\n", name);
 	else if (cr->limit == TGEN_LIMIT_GENERATOR)
 		printf("%s >= %.0f pps (%.3f Gbps L1): bounded by the generator, not the DUT\n",
-		       name, cr->rate, gbps);
+		       name, pps, gbps);
 	else if (cr->limit == TGEN_LIMIT_MAX_RATE)
-		printf("%s >= %.0f pps (%.3f Gbps L1): no loss up to --max-rate\n", name, cr->rate,
+		printf("%s >= %.0f pps (%.3f Gbps L1): no loss up to --max-rate\n", name, pps,
 		       gbps);
 	else
-		printf("%s: %.0f pps (%.3f Gbps L1)\n", name, cr->rate, gbps);
+		printf("%s: %.0f pps (%.3f Gbps L1)\n", name, pps, gbps);
 }
 
 static int
