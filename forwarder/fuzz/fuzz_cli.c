@@ -7,14 +7,14 @@
 
 #include "fuzz_env.h"
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+/* runs a command and throws away what it printed */
+static void
+fz_cli(const char *line)
 {
-	(void)argc;
-	(void)argv;
-	if (fz_setup() < 0)
-		abort();
-	return 0;
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	cli_out_free(&out);
 }
 
 int

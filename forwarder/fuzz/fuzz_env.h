@@ -1,44 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Shared set-up for the data-plane fuzzers: EAL with --no-huge, two net_ring
- * ports, the worker graph walked on the fuzzer's thread, a small config.
+ * Shared set-up for the data-plane fuzzers: the test graph environment
+ * (tests/graph_env.h) with the example plugin, a small config, and a walk that
+ * leaves no frame behind.
  */
 #ifndef VFWD_FUZZ_ENV_H
 #define VFWD_FUZZ_ENV_H
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
-#include <rte_lcore.h>
-#include <rte_ring.h>
+#include "../tests/graph_env.h"
 
-#include "vfwd_int.h"
-
-static struct rte_ring *fz_rx[2], *fz_tx[2];
-static char fz_runtime_dir[512];
-
-static void
-fz_runtime_dir_remove(void)
-{
-	char cmd[600];
-
-	if (strstr(fz_runtime_dir, "/dpdk/vfwd-fuzz-") != NULL) {
-		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", fz_runtime_dir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", fz_runtime_dir);
-	}
-}
-
-static void
-fz_cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	cli_out_free(&out);
-}
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static void
 fz_drain(void)
@@ -47,7 +17,7 @@ fz_drain(void)
 	unsigned n;
 
 	for (int p = 0; p < 2; p++)
-		while ((n = rte_ring_dequeue_burst(fz_tx[p], (void **)m, 64, NULL)) > 0)
+		while ((n = rte_ring_dequeue_burst(env_tx[p], (void **)m, 64, NULL)) > 0)
 			rte_pktmbuf_free_bulk(m, n);
 }
 
@@ -57,7 +27,7 @@ fz_drain(void)
 static void
 fz_walk(void)
 {
-	for (int i = 0; i < 64 && rte_ring_count(fz_rx[0]) + rte_ring_count(fz_rx[1]) > 0; i++) {
+	for (int i = 0; i < 64 && rte_ring_count(env_rx[0]) + rte_ring_count(env_rx[1]) > 0; i++) {
 		rte_graph_walk(vfwd.graph[0]);
 		fz_drain();
 	}
@@ -67,63 +37,36 @@ fz_walk(void)
 	fz_drain();
 }
 
+/* Routed port0 with the example feature; frames received on port1 take the
+ * l2-xconnect path back out of port0. */
 static int
 fz_setup(void)
 {
-	static char prefix[64];
-	char *eal[] = {"fuzz",
-		       "--no-huge",
-		       "-m",
-		       "256",
-		       "--no-pci",
-		       "-l",
-		       "0",
-		       "--no-telemetry",
-		       "--log-level=*:error",
-		       "--file-prefix",
-		       prefix,
-		       NULL};
-	char err[256];
-	const char *plugin = getenv("VFWD_EXAMPLE_PLUGIN");
+	const struct graph_env_conf conf = {.name = "fuzz",
+					    .n_mbufs = 4096,
+					    .n_workers = 1,
+					    .plugin = getenv("VFWD_EXAMPLE_PLUGIN")};
+	static const char *const cfg[] = {
+		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+		/* 0.0.0.0/0 is refused (rte_lpm takes no depth 0), so no default route */
+		"set interface feature port0 example arc ip4-unicast",
+		"set interface l2 xconnect port1 port0",
+	};
 
-	snprintf(prefix, sizeof(prefix), "vfwd-fuzz-%d", getpid());
-	if (rte_eal_init(11, eal) < 0)
+	if (graph_env_setup(&conf) < 0)
 		return -1;
-	snprintf(fz_runtime_dir, sizeof(fz_runtime_dir), "%s", rte_eal_get_runtime_dir());
-	atexit(fz_runtime_dir_remove);
-	cli_builtin_register();
-	if (mbuf_meta_init() < 0 || vfwd_pool_create(4096) < 0)
-		return -1;
-	for (int p = 0; p < 2; p++) {
-		char name[32];
-		int id;
+	return env_cli_all(cfg, RTE_DIM(cfg));
+}
 
-		snprintf(name, sizeof(name), "frx%d", p);
-		fz_rx[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "ftx%d", p);
-		fz_tx[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "net_ring_f%d", p);
-		id = rte_eth_from_rings(name, &fz_rx[p], 1, &fz_tx[p], 1, 0);
-		snprintf(name, sizeof(name), "port%d", p);
-		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
-			return -1;
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (fz_setup() < 0) {
+		fflush(stdout);
+		abort();
 	}
-	vfwd.n_workers = 1;
-	vfwd.worker_lcore[0] = rte_lcore_id();
-	if (plugin && plugin_load_one(plugin, err, sizeof(err)) < 0)
-		fprintf(stderr, "%s\n", err);
-	if (vfwd_dataplane_init(err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	fz_cli("set interface ip address port0 10.0.0.1/24");
-	fz_cli("set interface ip address port1 10.0.1.1/24");
-	fz_cli("set ip neighbor port1 10.0.1.2 02:00:00:00:01:02");
-	fz_cli("ip route add 48.0.0.0/8 via 10.0.1.2 port1");
-	fz_cli("ip route add 0.0.0.0/0 via 10.0.1.3 port1");
-	fz_cli("set interface feature port0 example arc ip4-unicast");
-	/* frames received on port1 take the l2-xconnect path back out of port0 */
-	fz_cli("set interface l2 xconnect port1 port0");
 	return 0;
 }
 

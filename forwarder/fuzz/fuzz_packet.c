@@ -10,16 +10,6 @@
 #include "fuzz_env.h"
 
 int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	if (fz_setup() < 0)
-		abort();
-	return 0;
-}
-
-int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned avail = rte_mempool_avail_count(vfwd.pool);
@@ -44,7 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		memcpy(p, data, len);
 		m->port = vfwd.ports[port].port_id;
-		if (rte_ring_enqueue(fz_rx[port], m) < 0)
+		if (rte_ring_enqueue(env_rx[port], m) < 0)
 			rte_pktmbuf_free(m);
 		data += len;
 		size -= len;

@@ -15,10 +15,11 @@
 uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 
 int
-node_ctx_errors_init(struct rte_node *node)
+node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node)
 {
 	struct vfwd_node_ctx *ctx = (struct vfwd_node_ctx *)node->ctx;
 
+	RTE_SET_USED(graph);
 	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
 	return 0;
 }

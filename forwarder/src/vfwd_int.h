@@ -119,7 +119,8 @@ void err_clear(void);
 uint64_t err_get(const char *node, const char *reason);
 
 /* ---- graph and nodes (graph.c) ---- */
-int node_ctx_errors_init(struct rte_node *node);
+/* the .init of a node whose context holds only its error counters */
+int node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node);
 int graph_nodes_setup(void);
 int graphs_create(void);
 int workers_launch(void);

@@ -15,24 +15,10 @@
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
-#include "test_util.h"
+#include "graph_env.h"
 
 #define BURST 256
 #define MAX_TRACKED 32
-
-static struct rte_ring *rx_ring, *rx_idle, *tx_ring[2];
-
-static int
-cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-	int rc = cli_execute(line, &out);
-
-	if (out.error)
-		fprintf(stderr, "%s: %.*s", line, (int)out.len, out.buf);
-	cli_out_free(&out);
-	return out.error ? -1 : rc;
-}
 
 static void
 fill(struct rte_mbuf *m, unsigned i)
@@ -66,19 +52,12 @@ cmp_double(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	char prefix[64], err[256];
-	char *eal[] = {"nodes_bench",
-		       "--no-huge",
-		       "-m",
-		       "256",
-		       "--no-pci",
-		       "-l",
-		       "0",
-		       "--no-telemetry",
-		       "--log-level=*:error",
-		       "--file-prefix",
-		       prefix,
-		       NULL};
+	const char *plugin = argc > 1 && argv[1][0] ? argv[1] : NULL;
+	const struct graph_env_conf conf = {
+		.name = "nodes-bench", .n_mbufs = 4096, .n_workers = 1, .plugin = plugin};
+	static const char *const cfg[] = {
+		"ip route add 198.18.1.0/24 via 10.0.1.2 port1",
+	};
 	unsigned walks = argc > 2 ? (unsigned)atoi(argv[2]) : 3000;
 	static struct rte_mbuf *pkts[BURST];
 	struct rte_node *tracked[MAX_TRACKED];
@@ -88,42 +67,10 @@ main(int argc, char **argv)
 	rte_graph_off_t off;
 	rte_node_t count;
 
-	snprintf(prefix, sizeof(prefix), "vfwd-nodes-bench-%d", getpid());
-	if (rte_eal_init(11, eal) < 0)
+	if (graph_env_setup(&conf) < 0 || env_cli_all(cfg, RTE_DIM(cfg)) < 0)
 		return 1;
-	runtime_dir_remove_at_exit();
-	cli_builtin_register();
-	if (mbuf_meta_init() < 0 || vfwd_pool_create(4096) < 0)
+	if (plugin != NULL && env_cli("set interface feature port0 example arc ip4-unicast") < 0)
 		return 1;
-	rx_ring = rte_ring_create("brx", 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	rx_idle = rte_ring_create("bidle", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	for (int p = 0; p < 2; p++) {
-		char name[32];
-		int id;
-
-		snprintf(name, sizeof(name), "btx%d", p);
-		tx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "net_ring_b%d", p);
-		id = rte_eth_from_rings(name, p ? &rx_idle : &rx_ring, 1, &tx_ring[p], 1, 0);
-		snprintf(name, sizeof(name), "port%d", p);
-		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
-			return 1;
-	}
-	vfwd.n_workers = 1;
-	vfwd.worker_lcore[0] = rte_lcore_id();
-	if (argc > 1 && argv[1][0] && plugin_load_one(argv[1], err, sizeof(err)) < 0)
-		fprintf(stderr, "%s\n", err);
-	if (vfwd_dataplane_init(err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	if (cli("set interface ip address port0 10.0.0.1/24") < 0 ||
-	    cli("set interface ip address port1 10.0.1.1/24") < 0 ||
-	    cli("set ip neighbor port1 10.0.1.2 02:00:00:00:01:02") < 0 ||
-	    cli("ip route add 198.18.1.0/24 via 10.0.1.2 port1") < 0)
-		return 1;
-	if (argc > 1 && argv[1][0])
-		cli("set interface feature port0 example arc ip4-unicast");
 	rte_graph_foreach_node(count, off, vfwd.graph[0], node)
 	{
 		if (n_tracked < MAX_TRACKED && strcmp(node->name, "port1-rx") != 0) {
@@ -139,7 +86,7 @@ main(int argc, char **argv)
 
 		for (unsigned i = 0; i < BURST; i++)
 			fill(pkts[i], i);
-		rte_ring_enqueue_bulk(rx_ring, (void **)pkts, BURST, NULL);
+		rte_ring_enqueue_bulk(env_rx[0], (void **)pkts, BURST, NULL);
 		for (unsigned k = 0; k < n_tracked; k++) {
 			c0[k] = tracked[k]->total_cycles;
 			o0[k] = tracked[k]->total_objs;
@@ -151,7 +98,7 @@ main(int argc, char **argv)
 			samples[k][w] =
 				o ? (double)(tracked[k]->total_cycles - c0[k]) / (double)o : -1;
 		}
-		n = rte_ring_dequeue_burst(tx_ring[1], (void **)pkts, BURST, NULL);
+		n = rte_ring_dequeue_burst(env_tx[1], (void **)pkts, BURST, NULL);
 		if (n != BURST) {
 			fprintf(stderr, "walk %u: %u of %u packets forwarded\n", w, n, BURST);
 			return 1;

@@ -16,9 +16,9 @@
 #include <rte_udp.h>
 
 #include "vfwd_int.h"
+#include "graph_env.h"
 #include "test_util.h"
 
-static struct rte_ring *rx_ring[2], *tx_ring[2];
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 
 static void
@@ -27,20 +27,6 @@ walk(void)
 	for (int i = 0; i < 4; i++)
 		rte_graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
-}
-
-static int
-cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-	int rc = cli_execute(line, &out);
-
-	if (rc < 0 || out.error) {
-		printf("# cli '%s': %.*s", line, (int)out.len, out.buf ? out.buf : "");
-		rc = rc < 0 ? rc : -1;
-	}
-	cli_out_free(&out);
-	return rc;
 }
 
 static char *
@@ -100,14 +86,14 @@ static void
 inject(struct rte_mbuf *m)
 {
 	m->port = vfwd.ports[0].port_id; /* net_ring leaves mbuf->port to the sender */
-	if (rte_ring_enqueue(rx_ring[0], m) < 0)
+	if (rte_ring_enqueue(env_rx[0], m) < 0)
 		rte_pktmbuf_free(m);
 }
 
 static unsigned
 drain(int port, struct rte_mbuf **out, unsigned max)
 {
-	return rte_ring_dequeue_burst(tx_ring[port], (void **)out, max, NULL);
+	return rte_ring_dequeue_burst(env_tx[port], (void **)out, max, NULL);
 }
 
 static void
@@ -351,7 +337,7 @@ arp_reply_teaches_a_neighbor_and_resolves_the_route(void)
 	unsigned n;
 	int ok = 1;
 
-	CHECK(cli("ip route add 66.0.0.0/8 via 10.0.0.7 port0") == 0, "route");
+	CHECK(env_cli("ip route add 66.0.0.0/8 via 10.0.0.7 port0") == 0, "route");
 	ok &= dropped_under(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17), "ip4-rewrite",
 			    "unresolved neighbor");
 	inject(pkt_arp(RTE_ARP_OP_REPLY, RTE_IPV4(10, 0, 0, 7), RTE_IPV4(10, 0, 0, 1), &sha));
@@ -379,7 +365,7 @@ example_feature_drops_icmp_and_counts_it(void)
 		printf("# example plugin not loaded\n");
 		return 0;
 	}
-	CHECK(cli("set interface feature port0 example arc ip4-unicast") == 0, "enable");
+	CHECK(env_cli("set interface feature port0 example arc ip4-unicast") == 0, "enable");
 	ok &= dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_ICMP), "example",
 			    "icmp packets dropped");
 	inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_UDP));
@@ -387,7 +373,8 @@ example_feature_drops_icmp_and_counts_it(void)
 	n = drain(1, out, 8);
 	CHECK(n == 1, "udp through example: %u packets", n);
 	free_all(out, n);
-	CHECK(cli("set interface feature port0 example arc ip4-unicast disable") == 0, "disable");
+	CHECK(env_cli("set interface feature port0 example arc ip4-unicast disable") == 0,
+	      "disable");
 	inject(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, IPPROTO_ICMP));
 	walk();
 	n = drain(1, out, 8);
@@ -405,7 +392,7 @@ l2_xconnect_passes_frames_untouched(void)
 	int ok = 1;
 
 	memcpy(copy, rte_pktmbuf_mtod(m, void *), 60);
-	CHECK(cli("set interface l2 xconnect port0 port1") == 0, "xconnect");
+	CHECK(env_cli("set interface l2 xconnect port0 port1") == 0, "xconnect");
 	inject(m);
 	walk();
 	n = drain(1, out, 8);
@@ -413,7 +400,7 @@ l2_xconnect_passes_frames_untouched(void)
 	if (n == 1)
 		CHECK(memcmp(copy, rte_pktmbuf_mtod(out[0], void *), 60) == 0, "frame changed");
 	free_all(out, n);
-	CHECK(cli("set interface l3 port0") == 0, "l3");
+	CHECK(env_cli("set interface l3 port0") == 0, "l3");
 	return ok;
 }
 
@@ -456,7 +443,7 @@ merged_vectors_larger_than_a_burst_are_forwarded(void)
 			struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 1, (uint8_t)i), 64, 17);
 
 			m->port = vfwd.ports[p].port_id;
-			if (rte_ring_enqueue(rx_ring[p], m) < 0)
+			if (rte_ring_enqueue(env_rx[p], m) < 0)
 				rte_pktmbuf_free(m);
 		}
 	}
@@ -535,10 +522,10 @@ unknown_command_is_an_error_and_changes_nothing(void)
 	char *before = cli_output("show ip fib"), *after;
 	int ok = 1;
 
-	CHECK(cli("ip route frobnicate 1.2.3.0/24") < 0, "accepted a bad command");
-	CHECK(cli("ip route add 1.2.3.0/33 via 10.0.1.2 port1") < 0, "accepted /33");
-	CHECK(cli("ip route add 1.2.3.0/24 via 10.0.1.2 port9") < 0, "accepted port9");
-	CHECK(cli("set ip neighbor port1 10.0.1.3 zz:00:00:00:00:00") < 0, "accepted bad mac");
+	CHECK(env_cli("ip route frobnicate 1.2.3.0/24") < 0, "accepted a bad command");
+	CHECK(env_cli("ip route add 1.2.3.0/33 via 10.0.1.2 port1") < 0, "accepted /33");
+	CHECK(env_cli("ip route add 1.2.3.0/24 via 10.0.1.2 port9") < 0, "accepted port9");
+	CHECK(env_cli("set ip neighbor port1 10.0.1.3 zz:00:00:00:00:00") < 0, "accepted bad mac");
 	after = cli_output("show ip fib");
 	CHECK(strcmp(before, after) == 0, "fib changed:\n%s\n%s", before, after);
 	free(before);
@@ -549,52 +536,16 @@ unknown_command_is_an_error_and_changes_nothing(void)
 static int
 setup(const char *plugin)
 {
-	char prefix[64], err[256];
-	char *eal[] = {"nodes_test",	      "--no-huge",     "-m",   "256", "--no-pci", "-l", "0",
-		       "--log-level=*:error", "--file-prefix", prefix, NULL};
-	int rc;
-
-	snprintf(prefix, sizeof(prefix), "vfwd-nodes-test-%d", getpid());
-	if (rte_eal_init(10, eal) < 0)
-		return -1;
-	runtime_dir_remove_at_exit();
-	cli_builtin_register();
-	if (mbuf_meta_init() < 0 || vfwd_pool_create(8192) < 0)
-		return -1;
-	for (int p = 0; p < 2; p++) {
-		char name[32];
-		int id;
-
-		snprintf(name, sizeof(name), "rx%d", p);
-		rx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "tx%d", p);
-		tx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "net_ring_p%d", p);
-		id = rte_eth_from_rings(name, &rx_ring[p], 1, &tx_ring[p], 1, 0);
-		snprintf(name, sizeof(name), "port%d", p);
-		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
-			return -1;
-	}
-	vfwd.n_workers = 1;
-	vfwd.worker_lcore[0] = rte_lcore_id();
-	if (plugin && plugin_load_one(plugin, err, sizeof(err)) < 0)
-		printf("# %s\n", err);
-	rc = vfwd_dataplane_init(err, sizeof(err));
-	if (rc < 0) {
-		printf("# %s\n", err);
-		return -1;
-	}
-	const char *cfg[] = {
-		"set interface ip address port0 10.0.0.1/24",
-		"set interface ip address port1 10.0.1.1/24",
-		"set ip neighbor port1 10.0.1.2 02:00:00:00:01:02",
+	const struct graph_env_conf conf = {
+		.name = "nodes-test", .n_mbufs = 8192, .n_workers = 1, .plugin = plugin};
+	static const char *const cfg[] = {
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
 		"ip route add 77.0.0.0/8 via 10.0.1.77 port1",
 	};
-	for (unsigned i = 0; i < RTE_DIM(cfg); i++)
-		if (cli(cfg[i]) < 0)
-			return -1;
-	return 0;
+
+	if (graph_env_setup(&conf) < 0)
+		return -1;
+	return env_cli_all(cfg, RTE_DIM(cfg));
 }
 
 int

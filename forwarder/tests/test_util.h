@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <rte_eal.h>
 
 static int tap_n, tap_failed;
 
@@ -35,27 +34,5 @@ tap_result(int ok, const char *name)
 	do {                                                                                       \
 		tap_result(fn(), #fn);                                                             \
 	} while (0)
-
-static char runtime_dir[512];
-
-static void
-runtime_dir_remove(void)
-{
-	char cmd[600];
-
-	if (runtime_dir[0] && strstr(runtime_dir, "/dpdk/") != NULL) {
-		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", runtime_dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", runtime_dir);
-	}
-}
-
-/* EAL leaves /var/run/dpdk/<file-prefix> behind; remove ours when the test exits. */
-static inline void
-runtime_dir_remove_at_exit(void)
-{
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	atexit(runtime_dir_remove);
-}
 
 #endif

@@ -14,20 +14,8 @@
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
+#include "graph_env.h"
 #include "test_util.h"
-
-static struct rte_ring *rx_ring[2], *tx_ring[2];
-
-static int
-cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-	int rc = cli_execute(line, &out);
-
-	rc = out.error ? -1 : rc;
-	cli_out_free(&out);
-	return rc;
-}
 
 static void
 send_one(int port, uint32_t dst, uint8_t ttl)
@@ -46,7 +34,7 @@ send_one(int port, uint32_t dst, uint8_t ttl)
 	ip->dst_addr = rte_cpu_to_be_32(dst);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	m->port = vfwd.ports[port].port_id;
-	if (rte_ring_enqueue(rx_ring[port], m) < 0)
+	if (rte_ring_enqueue(env_rx[port], m) < 0)
 		rte_pktmbuf_free(m);
 }
 
@@ -54,7 +42,7 @@ static unsigned
 drain(int port)
 {
 	struct rte_mbuf *m[64];
-	unsigned n = rte_ring_dequeue_burst(tx_ring[port], (void **)m, 64, NULL);
+	unsigned n = rte_ring_dequeue_burst(env_tx[port], (void **)m, 64, NULL);
 
 	rte_pktmbuf_free_bulk(m, n);
 	return n;
@@ -106,54 +94,17 @@ show_runtime_has_one_block_per_worker(void)
 int
 main(void)
 {
-	char prefix[64], err[256];
-	char *eal[] = {"two_workers_test",
-		       "--no-huge",
-		       "-m",
-		       "256",
-		       "--no-pci",
-		       "-l",
-		       "0",
-		       "--no-telemetry",
-		       "--log-level=*:error",
-		       "--file-prefix",
-		       prefix,
-		       NULL};
+	/* both workers send on a port's one tx queue: the tx rings take many producers */
+	const struct graph_env_conf conf = {
+		.name = "2w-test", .n_mbufs = 4096, .n_workers = 2, .mp_tx = true};
+	static const char *const cfg[] = {
+		"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
+		"ip route add 16.0.0.0/8 via 10.0.0.2 port0",
+		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	};
 
-	snprintf(prefix, sizeof(prefix), "vfwd-2w-test-%d", getpid());
-	if (rte_eal_init(11, eal) < 0 || (cli_builtin_register(), mbuf_meta_init()) < 0 ||
-	    vfwd_pool_create(4096) < 0) {
+	if (graph_env_setup(&conf) < 0 || env_cli_all(cfg, RTE_DIM(cfg)) < 0) {
 		printf("not ok 1 - setup\n");
-		return 1;
-	}
-	runtime_dir_remove_at_exit();
-	for (int p = 0; p < 2; p++) {
-		char name[32];
-		int id;
-
-		snprintf(name, sizeof(name), "rx%d", p);
-		rx_ring[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "tx%d", p);
-		tx_ring[p] = rte_ring_create(name, 1024, 0, 0);
-		snprintf(name, sizeof(name), "net_ring_w%d", p);
-		id = rte_eth_from_rings(name, &rx_ring[p], 1, &tx_ring[p], 1, 0);
-		snprintf(name, sizeof(name), "port%d", p);
-		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0) {
-			printf("not ok 1 - setup\n");
-			return 1;
-		}
-	}
-	vfwd.n_workers = 2;
-	vfwd.worker_lcore[0] = rte_lcore_id();
-	vfwd.worker_lcore[1] = rte_lcore_id();
-	if (vfwd_dataplane_init(err, sizeof(err)) < 0 ||
-	    cli("set interface ip address port0 10.0.0.1/24") < 0 ||
-	    cli("set interface ip address port1 10.0.1.1/24") < 0 ||
-	    cli("set ip neighbor port0 10.0.0.2 02:00:00:00:00:02") < 0 ||
-	    cli("set ip neighbor port1 10.0.1.2 02:00:00:00:01:02") < 0 ||
-	    cli("ip route add 16.0.0.0/8 via 10.0.0.2 port0") < 0 ||
-	    cli("ip route add 48.0.0.0/8 via 10.0.1.2 port1") < 0) {
-		printf("# %s\nnot ok 1 - setup\n", err);
 		return 1;
 	}
 	TEST(each_worker_forwards_its_own_port);

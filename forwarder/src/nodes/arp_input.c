@@ -88,17 +88,10 @@ arp_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, u
 	return cnt;
 }
 
-static int
-arp_input_init(const struct rte_graph *graph, struct rte_node *node)
-{
-	RTE_SET_USED(graph);
-	return node_ctx_errors_init(node);
-}
-
 static struct rte_node_register arp_input_node = {
 	.name = "arp-input",
 	.process = arp_input_process,
-	.init = arp_input_init,
+	.init = node_ctx_errors_init,
 	.nb_edges = 1,
 	.next_nodes = {"error-drop"},
 };

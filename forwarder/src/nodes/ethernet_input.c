@@ -51,44 +51,14 @@ ethernet_classify(struct rte_mbuf *m, uint64_t *errors)
 static uint16_t
 ethernet_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
-	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
-	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
-	uint16_t i = 0, n_spec = 0;
-
-	for (; i + 8 <= cnt; i += 4) {
-		node_prefetch_data(pkts[i + 4]);
-		node_prefetch_data(pkts[i + 5]);
-		node_prefetch_data(pkts[i + 6]);
-		node_prefetch_data(pkts[i + 7]);
-		nexts[i] = ethernet_classify(pkts[i], errors);
-		nexts[i + 1] = ethernet_classify(pkts[i + 1], errors);
-		nexts[i + 2] = ethernet_classify(pkts[i + 2], errors);
-		nexts[i + 3] = ethernet_classify(pkts[i + 3], errors);
-		n_spec += (nexts[i] == ETHERNET_INPUT_NEXT_IP4) +
-			  (nexts[i + 1] == ETHERNET_INPUT_NEXT_IP4) +
-			  (nexts[i + 2] == ETHERNET_INPUT_NEXT_IP4) +
-			  (nexts[i + 3] == ETHERNET_INPUT_NEXT_IP4);
-	}
-	for (; i < cnt; i++) {
-		nexts[i] = ethernet_classify(pkts[i], errors);
-		n_spec += nexts[i] == ETHERNET_INPUT_NEXT_IP4;
-	}
-	node_dispatch(graph, node, objs, cnt, nexts, ETHERNET_INPUT_NEXT_IP4, n_spec);
-	return cnt;
-}
-
-static int
-ethernet_input_init(const struct rte_graph *graph, struct rte_node *node)
-{
-	RTE_SET_USED(graph);
-	return node_ctx_errors_init(node);
+	return node_process_each(graph, node, objs, cnt, ETHERNET_INPUT_NEXT_IP4,
+				 ethernet_classify);
 }
 
 static struct rte_node_register ethernet_input_node = {
 	.name = "ethernet-input",
 	.process = ethernet_input_process,
-	.init = ethernet_input_init,
+	.init = node_ctx_errors_init,
 	.nb_edges = ETHERNET_INPUT_N_NEXT,
 	.next_nodes =
 		{

@@ -101,17 +101,10 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	return cnt;
 }
 
-static int
-ip4_lookup_init(const struct rte_graph *graph, struct rte_node *node)
-{
-	RTE_SET_USED(graph);
-	return node_ctx_errors_init(node);
-}
-
 static struct rte_node_register ip4_lookup_node = {
 	.name = "ip4-lookup",
 	.process = ip4_lookup_process,
-	.init = ip4_lookup_init,
+	.init = node_ctx_errors_init,
 	.nb_edges = IP4_LOOKUP_N_NEXT,
 	.next_nodes =
 		{

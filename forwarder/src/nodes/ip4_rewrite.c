@@ -58,43 +58,16 @@ ip4_rewrite_one(struct rte_mbuf *m, uint64_t *errors)
 static uint16_t
 ip4_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
-	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
-	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
-	rte_edge_t spec = adj_table[*mbuf_adj(pkts[0])].tx_edge;
-	uint16_t i = 0, n_spec = 0;
+	struct rte_mbuf *m0 = objs[0];
 
-	for (; i + 8 <= cnt; i += 4) {
-		node_prefetch_data(pkts[i + 4]);
-		node_prefetch_data(pkts[i + 5]);
-		node_prefetch_data(pkts[i + 6]);
-		node_prefetch_data(pkts[i + 7]);
-		nexts[i] = ip4_rewrite_one(pkts[i], errors);
-		nexts[i + 1] = ip4_rewrite_one(pkts[i + 1], errors);
-		nexts[i + 2] = ip4_rewrite_one(pkts[i + 2], errors);
-		nexts[i + 3] = ip4_rewrite_one(pkts[i + 3], errors);
-		n_spec += (nexts[i] == spec) + (nexts[i + 1] == spec) + (nexts[i + 2] == spec) +
-			  (nexts[i + 3] == spec);
-	}
-	for (; i < cnt; i++) {
-		nexts[i] = ip4_rewrite_one(pkts[i], errors);
-		n_spec += nexts[i] == spec;
-	}
-	node_dispatch(graph, node, objs, cnt, nexts, spec, n_spec);
-	return cnt;
-}
-
-static int
-ip4_rewrite_init(const struct rte_graph *graph, struct rte_node *node)
-{
-	RTE_SET_USED(graph);
-	return node_ctx_errors_init(node);
+	return node_process_each(graph, node, objs, cnt, adj_table[*mbuf_adj(m0)].tx_edge,
+				 ip4_rewrite_one);
 }
 
 static struct rte_node_register ip4_rewrite_node = {
 	.name = "ip4-rewrite",
 	.process = ip4_rewrite_process,
-	.init = ip4_rewrite_init,
+	.init = node_ctx_errors_init,
 	.nb_edges = IP4_REWRITE_N_NEXT,
 	.next_nodes =
 		{

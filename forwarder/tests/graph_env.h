@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Set-up shared by the C tests, the node benchmark and the data-plane fuzzers:
+ * the EAL (--no-huge, lcore 0 only), the mbuf pool, two net_ring ports named
+ * port0 and port1, and the worker graphs, which the caller walks on its own
+ * thread. Frames enqueued on env_rx[p] arrive on port p; what port p sends
+ * lands on env_tx[p]. Both ports are routed: port0 10.0.0.1/24, port1
+ * 10.0.1.1/24 with the neighbor 10.0.1.2 (02:00:00:00:01:02) behind it; each
+ * user adds its own routes and features with env_cli_all().
+ */
+#ifndef VFWD_GRAPH_ENV_H
+#define VFWD_GRAPH_ENV_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#include "vfwd_int.h"
+
+struct graph_env_conf {
+	const char *name;   /* argv[0] of the EAL and the stem of its file prefix */
+	unsigned n_mbufs;   /* size of vfwd's mbuf pool */
+	unsigned n_workers; /* graphs to build, all for this lcore */
+	bool mp_tx;	    /* many producers on the env_tx rings (workers share a tx queue) */
+	const char *plugin; /* a plugin to load before the graphs are built, or NULL */
+};
+
+static struct rte_ring *env_rx[2], *env_tx[2];
+static char env_runtime_dir[512];
+
+/* EAL leaves /var/run/dpdk/<file-prefix> behind; the set-up removes ours at exit. */
+static void
+env_runtime_dir_remove(void)
+{
+	char cmd[600];
+
+	if (strstr(env_runtime_dir, "/dpdk/vfwd-") != NULL) {
+		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", env_runtime_dir);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", env_runtime_dir);
+	}
+}
+
+/* Runs one CLI command; prints the command and its output when it fails. */
+static inline int
+env_cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+	int rc = cli_execute(line, &out);
+
+	if (rc < 0 || out.error) {
+		printf("# cli '%s': %.*s", line, (int)out.len, out.buf ? out.buf : "");
+		rc = rc < 0 ? rc : -1;
+	}
+	cli_out_free(&out);
+	return rc;
+}
+
+/* Runs each of n CLI commands; stops at the first that fails. */
+static inline int
+env_cli_all(const char *const *lines, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (env_cli(lines[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static inline int
+env_ports_add(bool mp_tx)
+{
+	for (int p = 0; p < 2; p++) {
+		char name[32];
+		int id;
+
+		snprintf(name, sizeof(name), "env_rx%d", p);
+		env_rx[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "env_tx%d", p);
+		env_tx[p] =
+			rte_ring_create(name, 1024, 0, mp_tx ? 0 : RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (env_rx[p] == NULL || env_tx[p] == NULL)
+			return -1;
+		snprintf(name, sizeof(name), "net_ring_env%d", p);
+		id = rte_eth_from_rings(name, &env_rx[p], 1, &env_tx[p], 1, 0);
+		snprintf(name, sizeof(name), "port%d", p);
+		if (id < 0 || port_add_ethdev(name, (uint16_t)id, 1, 1024, 1024) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Returns 0, or -1 after printing why on a "# " line. */
+static inline int
+graph_env_setup(const struct graph_env_conf *conf)
+{
+	static char prefix[64];
+	char *eal[] = {(char *)conf->name,
+		       "--no-huge",
+		       "-m",
+		       "256",
+		       "--no-pci",
+		       "-l",
+		       "0",
+		       "--no-telemetry",
+		       "--log-level=*:error",
+		       "--file-prefix",
+		       prefix,
+		       NULL};
+	static const char *const common[] = {
+		"set interface ip address port0 10.0.0.1/24",
+		"set interface ip address port1 10.0.1.1/24",
+		"set ip neighbor port1 10.0.1.2 02:00:00:00:01:02",
+	};
+	char err[256];
+
+	snprintf(prefix, sizeof(prefix), "vfwd-%s-%d", conf->name, getpid());
+	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
+		printf("# rte_eal_init failed\n");
+		return -1;
+	}
+	snprintf(env_runtime_dir, sizeof(env_runtime_dir), "%s", rte_eal_get_runtime_dir());
+	atexit(env_runtime_dir_remove);
+	cli_builtin_register();
+	if (mbuf_meta_init() < 0 || vfwd_pool_create(conf->n_mbufs) < 0 ||
+	    env_ports_add(conf->mp_tx) < 0) {
+		printf("# mbuf pool or net_ring ports failed\n");
+		return -1;
+	}
+	vfwd.n_workers = conf->n_workers;
+	for (unsigned w = 0; w < conf->n_workers; w++)
+		vfwd.worker_lcore[w] = rte_lcore_id();
+	if (conf->plugin != NULL && plugin_load_one(conf->plugin, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	if (vfwd_dataplane_init(err, sizeof(err)) < 0) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	return env_cli_all(common, RTE_DIM(common));
+}
+
+#endif
