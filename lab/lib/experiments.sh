@@ -7,6 +7,9 @@
 # whose meta.json says complete are skipped, the others are redone into a fresh folder
 # (run_begin never reuses a name), finished runs are never rewritten.
 
+# shellcheck source=peers/lab.sh
+. "$TOP/peers/lab.sh"
+
 EXP_DIR=""
 EXP_TOTAL=0
 EXP_DONE=0
@@ -67,14 +70,28 @@ exp_is_done() {
 	return 1
 }
 
-# exp_swap BUILD: swap the DUT to BUILD unless it already runs that very build.
-exp_swap() {
-	local build=$1
-	if [ -s "$STATE/vfwd/build-info.json" ] &&
-		cmp -s "$STATE/vfwd/build-info.json" "$build/build-info.json"; then
-		return 0
+# exp_dut_is DUT: the lab runs DUT already: that peer backend, or vfwd with DUT's very build.
+exp_dut_is() {
+	local dut=$1 peer=""
+	if declare -F peer_current >/dev/null; then peer=$(peer_current); fi
+	if dut_spec_is_peer "$dut"; then
+		[ "$peer" = "${dut#peer:}" ] && peer_running
+	else
+		[ -z "$peer" ] && [ -s "$STATE/vfwd/build-info.json" ] &&
+			cmp -s "$STATE/vfwd/build-info.json" "$dut/build-info.json"
 	fi
-	(swap "$build") || die "swap to $build failed"
+}
+
+# exp_swap DUT: swap the DUT (a build folder or peer:NAME) unless it already runs.
+exp_swap() {
+	local dut=$1
+	if exp_dut_is "$dut"; then return 0; fi
+	(swap "$dut") || die "swap to $dut failed"
+}
+
+# exp_dut_slug DUT: a build folder's name, or peer-NAME (for campaign labels).
+exp_dut_slug() {
+	if dut_spec_is_peer "$1"; then echo "peer-${1#peer:}"; else basename "$1"; fi
 }
 
 # exp_one NAME GROUP REPEAT DESC: one run (ndr, or run at --rate) into the campaign.
@@ -128,9 +145,17 @@ exp_interrupted() {
 	exit 130
 }
 
-# exp_builds LIST: comma-separated vfwd build folders -> absolute paths, checked.
+# exp_build_path DUT: a vfwd build folder -> its absolute path, or peer:NAME -> itself;
+# checked (an unknown peer, or a peer on a topology without them, names the choices).
 exp_build_path() {
 	local b=$1
+	if dut_spec_is_peer "$b"; then
+		b=peer:$(peer_spec_name "$b")
+		declare -F topo_peer_swap >/dev/null ||
+			die "$b: the $TOPOLOGY topology runs vfwd only (peer backends are not in the DUT image); use --topology host"
+		echo "$b"
+		return 0
+	fi
 	[ -d "$b" ] || die "$b: not a folder (a vfwd build like build/vfwd/default)"
 	b=$(readlink -f "$b")
 	if [ ! -x "$b/bin/vfwd" ] || [ ! -s "$b/build-info.json" ]; then
@@ -160,7 +185,7 @@ compare() {
 		exp_replay compare "$resume" "${saved[@]}"
 		return
 	fi
-	[ ${#builds[@]} -eq 2 ] || die "compare: give two vfwd build folders (A B)"
+	[ ${#builds[@]} -eq 2 ] || die "compare: give two DUTs (A B): vfwd build folders or peer:NAME"
 	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "compare: --runs $runs: a positive number"
 	case "$order" in ABAB | ABBA) ;; *) die "compare: --order ABAB or ABBA" ;; esac
 	local a b p prof=() sizes=()
@@ -176,7 +201,7 @@ compare() {
 	done
 	topo_require_up
 	local label=$LABEL
-	if [ "$label" = "$VARIANT" ]; then label=$(basename "$a")-vs-$(basename "$b"); fi
+	if [ "$label" = "$VARIANT" ]; then label=$(exp_dut_slug "$a")-vs-$(exp_dut_slug "$b"); fi
 	EXP_VERB=compare
 	local opts
 	mapfile -t opts < <(exp_global_opts)

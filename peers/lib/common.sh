@@ -7,6 +7,9 @@
 PEERS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOP=${TOP:-$(cd "$PEERS_DIR/.." && pwd)}
 PEERS_BIN=${PEERS_BIN:-$TOP/build/peers/bin}
+# How long start waits for a DPDK backend to forward (seconds): a DPDK app's start under a
+# load average of 15 on 2 CPUs took over 30 s here.
+PEERS_START_TIMEOUT=${PEERS_START_TIMEOUT:-90}
 
 die() { echo "${BACKEND:-peers}: $*" >&2; exit 1; }
 usage_die() { echo "${BACKEND:-peers}: $*" >&2; exit 2; }

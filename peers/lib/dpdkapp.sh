@@ -32,9 +32,9 @@ app_ready() { # PID: alive and answering telemetry with both ports
 	[ -z "$APP_READY_PATTERN" ] || grep -q "$APP_READY_PATTERN" "$(app_logfile)"
 }
 
-app_wait_ready() { # PID
-	local i rc
-	for ((i = 0; i < 300; i++)); do
+app_wait_ready() { # PID: up to PEERS_START_TIMEOUT seconds (a loaded host starts slowly)
+	local rc end=$((SECONDS + PEERS_START_TIMEOUT))
+	while [ "$SECONDS" -lt "$end" ]; do
 		rc=0
 		app_ready "$1" || rc=$?
 		[ $rc -ne 0 ] || return 0

@@ -60,6 +60,16 @@ peer_tgen_eal() {
 # (LSC interrupt; OVS's watchdog every 5 s): warm up until a frame comes back, 30 s at most.
 peer_tgen_extra_args() { printf -- ' --link-timeout 60 --warmup 30'; }
 
+# peer_tgen_hold: tgen connected to the DUT's sockets until INT (1 pps, no warm-up), holding
+# tgen.lock like every tgen of the lab.
+peer_tgen_hold() {
+	exec 9>"$STATE/tgen.lock"
+	flock -w 60 9 || exit 75
+	# shellcheck disable=SC2046 # EAL and port arguments are words
+	exec "$(tgen_bin)" $(tgen_eal) -- run --rate 1pps --duration 600 $(tgen_port_args) \
+		--warmup 0 >>"$STATE/tgen-link.log" 2>&1 </dev/null
+}
+
 # peer_trial_hooks RUN_DIR: tgen's --pre-trial and --post-trial commands, one a line.
 peer_trial_hooks() {
 	local hook=$PEERS_LAB_DIR/lab-trial-hook name cfg=$STATE/peer/config
@@ -70,15 +80,18 @@ peer_trial_hooks() {
 
 # peer_stop: the running peer, if any, and its state; the sockets it served are stale then.
 peer_stop() {
-	peer_is_dut || return 0
-	say "stopping peer backend $(peer_current)"
-	peer_do stop >&2 || warn "peers/backend $(peer_current) stop failed"
-	rm -rf "${STATE:?}/peer" "$STATE/run/port0.sock" "$STATE/run/port1.sock"
+	if peer_is_dut; then
+		say "stopping peer backend $(peer_current)"
+		peer_do stop >&2 || warn "peers/backend $(peer_current) stop failed"
+	fi
+	rm -rf "${STATE:?}/peer" "$STATE/peer.failed" "$STATE/run/port0.sock" "$STATE/run/port1.sock"
 }
 
 # topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
 topo_peer_swap() {
-	local name=$1 link_pid="" rc=0 tmp
+	local name=$1 hold_pid="" rc=0 tmp
+	# The lab is up (its vfwd build installed), whether or not a DUT runs now.
+	[ -d "$STATE/vfwd" ] || die "the host lab is not up (fwdlab up --topology host)"
 	peer_needs_build "$name"
 	vfwd_stop
 	peer_stop
@@ -88,26 +101,31 @@ topo_peer_swap() {
 	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
 	: >"$STATE/tgen-link.log"
 	if [ "$name" != linux ]; then
-		# The backend's EAL init waits for a vhost client on each socket: tgen goes first
-		# (it retries until the sockets are there).
-		bash -c "$(tgen_link_cmd "-w 60")" &
-		link_pid=$!
+		# The backend's EAL init waits for a vhost client on each socket, and its port
+		# setup may talk to that client again (l3fwd renegotiates virtio features for its
+		# Rx offloads; a client gone by then is a SIGPIPE that kills it): a tgen holds the
+		# links (1 pps, nothing forwarded yet) until the backend forwards.
+		peer_tgen_hold &
+		hold_pid=$!
 	fi
 	say "starting peer backend $name ($STATE/peer/config)"
 	peer_do start >"$STATE/peer/start.log" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ] && [ -z "$link_pid" ]; then
+	if [ -n "$hold_pid" ]; then
+		kill -INT "$hold_pid" 2>/dev/null || true
+		wait "$hold_pid" || true
+	fi
+	# A tgen of its own connects and sees both links up: for a DPDK backend, that proves it
+	# takes the next vhost client, as each experiment's tgen will be.
+	if [ "$rc" -eq 0 ]; then
 		bash -c "$(tgen_link_cmd "-w 60")" || rc=$?
-	elif [ "$rc" -eq 0 ]; then
-		wait "$link_pid" || rc=$?
-	else
-		kill "$link_pid" 2>/dev/null || true
-		wait "$link_pid" || true
 	fi
 	if [ "$rc" -ne 0 ]; then
 		tail -n 20 "$STATE/peer/start.log" "$STATE/tgen-link.log" >&2
 		peer_do stop >/dev/null 2>&1 || true
-		rm -rf "${STATE:?}/peer"
-		die "peer backend $name did not start (logs above); the lab has no DUT now: fwdlab swap BUILD or fwdlab up"
+		rm -rf "$STATE/peer.failed"
+		mv "$STATE/peer" "$STATE/peer.failed"
+		rm -f "$STATE/peer.failed/name"
+		die "peer backend $name did not start (logs above, all of them in $STATE/peer.failed); the lab has no DUT now: fwdlab swap BUILD or fwdlab up"
 	fi
 	# What meta.json records as the DUT's build: the backend's name and version.
 	tmp=$(mktemp -d "$STATE/peer/probe.XXXXXX")
