@@ -29,6 +29,26 @@ check "unknown_mode_is_refused" fails_with "unknown mode" sweep
 check "min_rate_above_max_rate_is_refused" fails_with "above --max-rate" \
 	ndr --min-rate 2mpps --max-rate 1mpps --warmup 0
 
+# every option's argument error names the option (its family: --gw for --gw1) and the rule
+while IFS='|' read -r name args msg; do
+	# shellcheck disable=SC2086 # args are words
+	check "option_error_$name" fails_with "^tgen: $msg\$" run $args
+done <<'EOF'
+flows_zero|--flows 0|--flows 0: must be an integer in 1..16777216
+flow_field|--flow-field x|--flow-field x: src or dst
+duration_zero|--duration 0|--duration 0: seconds in 0.001..86400
+drain_too_long|--drain 61|--drain 61: seconds in 0..60
+link_in_pps|--link 5kpps|--link 5kpps: bits per second, e.g. 10gbps
+ports_one|--ports 1|--ports 1: give two ethdev ids, e.g. 0,1
+dst_mac1|--dst-mac1 zz|--dst-mac zz: bad MAC address
+gw1|--gw1 1.2.3|--gw 1.2.3: bad IPv4 address
+pdr_loss|--pdr-loss 2|--pdr-loss 2: a ratio in 0..1 \(or 0..100%\)
+width|--width 0.6|--width 0.6: a ratio in 0.000001..0.5
+rate_tolerance|--rate-tolerance 60%|--rate-tolerance 60%: a ratio in 0..0.5 \(or 0..50%\)
+max_trials|--max-trials 0|--max-trials 0: 1..10000
+desc|--desc 10|--desc 10: 64..16384
+EOF
+
 rc=0
 "$TGEN" -l 0 --no-huge -m 256 --no-pci --file-prefix "tg-$id" --vdev net_null0 -- run \
 	>"$tmp/out" 2>&1 || rc=$?
