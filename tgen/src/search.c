@@ -4,8 +4,10 @@
  * interval is narrower than the width, then both bounds confirmed at the final duration
  * (a bound that does not hold at the final duration moves and the bisection goes on there).
  * Every trial updates both criteria. A trial in which tgen could not offer the requested rate
- * (generator_limited) passes only at the rate it offered, and the search does not climb past
- * a rate tgen failed to offer twice, the second time at the final duration. No DPDK here. */
+ * (generator_limited) passes only at the rate it offered; after a first such pass the search
+ * asks for that rate again at the final duration, and when tgen falls short a second time
+ * (the DUT still passing) it stops climbing: the result is bounded by the generator. A trial
+ * that offers the rate again clears the limit. No DPDK here. */
 #include <math.h>
 #include <string.h>
 
