@@ -5,11 +5,25 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json.h"
 #include "topology.h"
 #include "topology_int.h"
 #include "util.h"
+
+/* An empty topology named file; the arrays are not cleared (they are 25 KB), only counted. */
+static void
+topo_init(struct topo *t, const char *file)
+{
+	t->file = file;
+	t->buf = NULL;
+	t->n = 0;
+	t->nerr = 0;
+	t->dropped = 0;
+	t->lex_bad = 0;
+	t->kind = TOPO_AUTO;
+}
 
 void
 topo_error(struct topo *t, unsigned line, const char *fmt, ...)
@@ -167,8 +181,7 @@ topo_parse(struct topo *t, const char *file, const char *buf, size_t len)
 	unsigned line = 0, crlf = 0, crlf_first = 0;
 	size_t pos = 0;
 
-	memset(t, 0, sizeof(*t));
-	t->file = file;
+	topo_init(t, file);
 	if (len > TOPO_MAX_FILE) {
 		topo_error(t, 0, "larger than %u bytes", TOPO_MAX_FILE);
 		t->lex_bad = 1;
@@ -215,14 +228,18 @@ topo_parse(struct topo *t, const char *file, const char *buf, size_t len)
 int
 topo_load(struct topo *t, const char *file)
 {
+	struct stat st;
 	size_t len;
-	char *data = file_read(file, &len);
+	char *data = NULL;
 	int ret;
 
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+		errno = EISDIR;
+	else
+		data = file_read(file, &len);
 	if (data == NULL) {
 		ret = -errno;
-		memset(t, 0, sizeof(*t));
-		t->file = file;
+		topo_init(t, file);
 		t->lex_bad = 1;
 		topo_error(t, 0, "cannot read: %s", strerror(-ret));
 		return ret;

@@ -81,8 +81,10 @@ check_uint(struct topo *t, const struct topo_entry *e, unsigned long min, unsign
 	size_t n;
 
 	if (scan_uint(e->value, &v, &n) != 0 || e->value[n] != '\0' || v < min || v > max) {
-		topo_error(t, e->line, "%s = %.*s: expected a whole number from %lu to %lu", e->key,
-			   SHOW, e->value, min, max);
+		topo_error(t, e->line, "%s = %.*s: expected a whole number from %lu to %lu%s",
+			   e->key, SHOW, e->value, min, max,
+			   e->value[0] == '0' && is_digit(e->value[1]) ? " (no leading zeros)"
+								       : "");
 		return -EINVAL;
 	}
 	if (out != NULL)
@@ -479,6 +481,13 @@ check_forwarding(struct topo *t, const struct node *nd)
 	if (check_cpulist(t, e, 254, 0) != 0 || nd->nvcpus == 0)
 		return;
 	for (s = e->value; scan_uint(s, &v, &n) == 0; s += n + (s[n] == ',')) {
+		if (nd->nvcpus == 1) {
+			topo_error(t, e->line,
+				   "%s = %s: %s.vcpus = 1 leaves no vCPU to forward on (vCPU 0 "
+				   "keeps the guest's housekeeping)",
+				   e->key, e->value, nd->name);
+			return;
+		}
 		if (v == 0 || v >= nd->nvcpus) {
 			topo_error(t, e->line,
 				   "%s = %s: vCPU %lu is not one of vCPUs 1 to %lu (vCPU 0 keeps "
@@ -564,11 +573,11 @@ vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 			unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
 		else
 			vm_node_key(t, &vm->node[node], e, dot + 1, prefix);
-	} else if (vm->nodes != NULL)
+	} else if (vm->nodes != NULL) {
 		topo_error(t, e->line, "%s: node %.*s is not in nodes (line %u)", e->key,
 			   (int)(dot - e->key), e->key, vm->nodes->line);
-	else
-		unknown_key(t, e, "", vm_globals, N_OF(vm_globals));
+	}
+	/* No nodes line: that one error says it, not one per NODE.KEY line. */
 }
 
 static int
