@@ -432,6 +432,35 @@ test_search_one_hiccup(void)
 	tap(ok, "one_generator_hiccup_does_not_mark_a_dut_bound_result");
 }
 
+/* tgen 5 % short in every trial (a host that always takes that much): the search ends soon,
+ * marked, at a rate that was offered and that the DUT took. */
+static void
+test_search_always_short(void)
+{
+	struct tgen_search s;
+	struct model m = {.cap = 10000, .gen_dip = 0.95};
+	struct tgen_search_step st;
+	struct tgen_search_trial t;
+	enum tgen_limit lim;
+	double ndr, best = 0;
+	bool below;
+
+	tgen_search_init(&s, 1000, 20000, 0.005, 0.005, 0.5, 2, 60);
+	while (tgen_search_next(&s, &st)) {
+		m.dip_at = m.trials + 1; /* every trial */
+		model_trial(&m, &st, &t);
+		m.trials++;
+		if (t.loss_ratio == 0 && t.offered_pps > best)
+			best = t.offered_pps;
+		tgen_search_record(&s, &t);
+	}
+	ndr = result(&s, 0, &below, &lim);
+	tap(!below && lim == TGEN_LIMIT_GENERATOR && ndr <= best && ndr <= 10000 && ndr >= 9000 &&
+		    m.trials <= 10,
+	    "generator_always_5pct_short_ends_marked_at_an_offered_rate");
+	printf("# always 5%% short: ndr %.0f in %u trials\n", ndr, m.trials);
+}
+
 static void
 test_rate_short(void)
 {
@@ -496,6 +525,7 @@ test_search(void)
 	test_search_noisy_pdr_never_below_ndr();
 	test_search_generator_bound();
 	test_search_one_hiccup();
+	test_search_always_short();
 	test_rate_short();
 }
 
