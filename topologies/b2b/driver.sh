@@ -423,7 +423,11 @@ net_up() { # URI NAME XMLFILE
 	if ! vsh "$1" net-info "$2" >/dev/null 2>&1; then
 		vsh "$1" net-define "$3" >/dev/null || die "net-define $2 failed"
 	fi
-	if ! vsh "$1" net-info "$2" 2>/dev/null | grep -Eq '^Active: +yes'; then
+	# Output first, then grep: `virsh | grep -q` under pipefail fails when grep exits early
+	# and virsh gets SIGPIPE (a second `up` then started an active network and died).
+	local info
+	info=$(vsh "$1" net-info "$2" 2>/dev/null) || true
+	if ! grep -Eq '^Active: +yes' <<<"$info"; then
 		vsh "$1" net-start "$2" >/dev/null || die "net-start $2 failed"
 	fi
 }
@@ -477,18 +481,31 @@ topo_up() {
 	done
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
-		if vsh "$uri" domstate "$(dom_name "$node")" 2>/dev/null | grep -q running; then
+		if [ "$(vsh "$uri" domstate "$(dom_name "$node")" 2>/dev/null)" = running ]; then
 			say "$node already runs"
 			continue
 		fi
 		node_files "$node"
-		node_xml "$node" "$accel" >"$STATE/xml/$node.xml"
+		local uuid
+		uuid=$(vsh "$uri" domuuid "$(dom_name "$node")" 2>/dev/null) || uuid=""
+		# A domain that is defined but down (destroyed, crashed) keeps its UUID, its disk
+		# and its seed: redefined in place (libvirt refuses the name with another UUID).
+		node_xml "$node" "$accel" | if [ -n "$uuid" ]; then
+			sed "s|^  <name>.*</name>$|&\n  <uuid>$uuid</uuid>|"
+		else
+			cat
+		fi >"$STATE/xml/$node.xml"
 		vsh "$uri" define "$STATE/xml/$node.xml" >/dev/null || die "define $node failed"
 		vsh "$uri" start "$(dom_name "$node")" >/dev/null || die "start $node failed"
-		say "$node started ($(dom_name "$node") on $uri)"
+		if [ -n "$uuid" ]; then
+			say "$node was down: started again ($(dom_name "$node"), same disk)"
+		else
+			say "$node started ($(dom_name "$node") on $uri)"
+		fi
 	done
-	local limit=600
-	[ "$accel" = kvm ] && limit=180
+	# Under TCG on a busy 2-core host a guest took 11 min to reach sshd (22:30, load 12-18).
+	local limit=${FWDLAB_BOOT_TIMEOUT:-1200}
+	[ "$accel" = kvm ] && limit=${FWDLAB_BOOT_TIMEOUT:-180}
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		wait_until "$limit" "ssh to $node" node_ssh "$node" true ||
 			die "$node does not answer ssh at $(node_ip "$node"); console: $STATE/$node-console.log"
