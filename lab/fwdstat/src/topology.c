@@ -38,7 +38,24 @@ topo_error(struct topo *t, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->err[t->nerr].msg, sizeof(t->err[t->nerr].msg), fmt, ap);
 	va_end(ap);
+	/* A message cut short must not end in half a character of a quoted value. */
+	t->err[t->nerr].msg[topo_utf8_prefix(t->err[t->nerr].msg, TOPO_MSG_LEN)] = '\0';
 	t->nerr++;
+}
+
+size_t
+topo_utf8_prefix(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max), p = n, need;
+	unsigned char lead;
+
+	while (p > 0 && n - p < 4 && ((unsigned char)s[p - 1] & 0xc0) == 0x80)
+		p--;
+	if (p == 0)
+		return n;
+	lead = (unsigned char)s[p - 1];
+	need = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+	return n - (p - 1) < need ? p - 1 : n;
 }
 
 /* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is not valid UTF-8:

@@ -18,6 +18,8 @@
 #define MAX_CPU 4095
 #define MAX_LCORE 1023
 #define SHOW 48 /* bytes of a value quoted in a message */
+/* The "%.*s" arguments that quote s in a message: at most SHOW bytes, whole characters. */
+#define QUOTE(s) (int)topo_utf8_prefix((s), SHOW), (s)
 
 struct node {
 	char name[MAX_NAME + 1];
@@ -82,7 +84,7 @@ check_uint(struct topo *t, const struct topo_entry *e, unsigned long min, unsign
 
 	if (scan_uint(e->value, &v, &n) != 0 || e->value[n] != '\0' || v < min || v > max) {
 		topo_error(t, e->line, "%s = %.*s: expected a whole number from %lu to %lu%s",
-			   e->key, SHOW, e->value, min, max,
+			   e->key, QUOTE(e->value), min, max,
 			   e->value[0] == '0' && is_digit(e->value[1]) ? " (no leading zeros)"
 								       : "");
 		return -EINVAL;
@@ -199,7 +201,7 @@ vm_nodes(struct topo *t, struct vm *vm)
 			topo_error(t, e->line,
 				   "node name '%.*s': a letter, then letters, digits or _ (at most "
 				   "%d)",
-				   (int)(full < SHOW ? full : SHOW), s - full, MAX_NAME);
+				   QUOTE(w), MAX_NAME);
 		} else if (strcmp(w, "pci_slot") == 0) {
 			topo_error(t, e->line,
 				   "node name pci_slot is taken by the pci_slot.* keys");
@@ -233,18 +235,19 @@ vm_link_end(struct topo *t, struct vm *vm, const char *s, size_t len, size_t lin
 	long node, other;
 
 	if (dot == NULL || !name_ok(s, nlen, MAX_NAME) || !name_ok(dot + 1, plen, MAX_PORT)) {
-		topo_error(t, vm->links->line, "link %.*s: expected NODE.PORT-NODE.PORT", SHOW, lk);
+		topo_error(t, vm->links->line, "link %.*s: expected NODE.PORT-NODE.PORT",
+			   QUOTE(lk));
 		return -EINVAL;
 	}
 	node = node_find(vm, s, nlen);
 	if (node < 0) {
-		topo_error(t, vm->links->line, "link %.*s: node %.*s is not in nodes", SHOW, lk,
+		topo_error(t, vm->links->line, "link %.*s: node %.*s is not in nodes", QUOTE(lk),
 			   (int)nlen, s);
 		return -EINVAL;
 	}
 	if (plen == 4 && memcmp(dot + 1, "mgmt", 4) == 0) {
 		topo_error(t, vm->links->line, "link %.*s: port name mgmt is the management NIC's",
-			   SHOW, lk);
+			   QUOTE(lk));
 		return -EINVAL;
 	}
 	p = &vm->port[vm->nports];
@@ -252,7 +255,7 @@ vm_link_end(struct topo *t, struct vm *vm, const char *s, size_t len, size_t lin
 	p->name[plen] = '\0';
 	other = port_find(vm, (size_t)node, p->name);
 	if (other >= 0) {
-		topo_error(t, vm->links->line, "link %.*s: %.*s is already on link %zu", SHOW, lk,
+		topo_error(t, vm->links->line, "link %.*s: %.*s is already on link %zu", QUOTE(lk),
 			   (int)len, s, vm->port[other].link + 1);
 		return -EINVAL;
 	}
@@ -282,7 +285,7 @@ vm_links(struct topo *t, struct vm *vm)
 		}
 		if (dash == NULL || memchr(dash + 1, '-', full - (size_t)(dash - lk) - 1) != NULL) {
 			topo_error(t, vm->links->line, "link %.*s: expected NODE.PORT-NODE.PORT",
-				   (int)(full < SHOW ? full : SHOW), lk);
+				   QUOTE(w));
 			vm->links_ok = 0;
 			continue;
 		}
@@ -338,7 +341,7 @@ check_subnet(struct topo *t, const struct topo_entry *e)
 			topo_error(t, e->line,
 				   "mgmt_subnet = %.*s: expected the first three octets of a /24, "
 				   "like 192.168.150",
-				   SHOW, e->value);
+				   QUOTE(e->value));
 			return;
 		}
 		s += n + 1;
@@ -371,7 +374,7 @@ check_cpulist(struct topo *t, const struct topo_entry *e, unsigned long max, int
 			break;
 	}
 	topo_error(t, e->line, "%s = %.*s: expected a CPU list like %s (CPUs 0 to %lu)", e->key,
-		   SHOW, e->value, ranges ? "0-3,6" : "1,2", max);
+		   QUOTE(e->value), ranges ? "0-3,6" : "1,2", max);
 	return -EINVAL;
 }
 
@@ -392,7 +395,7 @@ check_link_rate(struct topo *t, const struct topo_entry *e)
 				return;
 	}
 	topo_error(t, e->line, "%s = %.*s: expected a link speed like 10gbps or 25000mbps", e->key,
-		   SHOW, e->value);
+		   QUOTE(e->value));
 }
 
 /* xx:xx:xx:xx:xx:xx, unicast and not all zero. */
@@ -413,7 +416,7 @@ check_mac(struct topo *t, const struct topo_entry *e)
 	}
 	if (!ok || !any)
 		topo_error(t, e->line, "%s = %.*s: expected a MAC address like 02:00:00:00:00:01",
-			   e->key, SHOW, e->value);
+			   e->key, QUOTE(e->value));
 	else if (octet[0] & 1)
 		topo_error(t, e->line, "%s = %s: a multicast MAC; a port needs a unicast one",
 			   e->key, e->value);
@@ -455,7 +458,7 @@ check_uri(struct topo *t, const struct topo_entry *e)
 	topo_error(t, e->line,
 		   "%s = %.*s: expected a libvirt QEMU URI like qemu:///system or "
 		   "qemu+ssh://user@host/system",
-		   e->key, SHOW, e->value);
+		   e->key, QUOTE(e->value));
 }
 
 static void
@@ -467,7 +470,7 @@ check_image(struct topo *t, const struct topo_entry *e)
 		topo_error(t, e->line,
 			   "%s = %.*s: expected the path of a .qcow2 image (its kernel and initrd "
 			   "lie beside it), without spaces",
-			   e->key, SHOW, e->value);
+			   e->key, QUOTE(e->value));
 }
 
 static void
@@ -513,8 +516,8 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	if (strcmp(field, "role") == 0) {
 		nd->role = e;
 		if (strcmp(e->value, "tg") != 0 && strcmp(e->value, "dut") != 0)
-			topo_error(t, e->line, "%s = %.*s: expected tg or dut", e->key, SHOW,
-				   e->value);
+			topo_error(t, e->line, "%s = %.*s: expected tg or dut", e->key,
+				   QUOTE(e->value));
 	} else if (strcmp(field, "vcpus") == 0) {
 		nd->vcpus = e;
 		check_uint(t, e, 1, 255, &nd->nvcpus);
@@ -539,7 +542,7 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	} else if (strcmp(field, "ssh_proxy") == 0) {
 		if (has_blank(e->value))
 			topo_error(t, e->line, "%s = %.*s: one [USER@]HOST[:PORT], no spaces",
-				   e->key, SHOW, e->value);
+				   e->key, QUOTE(e->value));
 	} else {
 		unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
 	}
@@ -707,8 +710,8 @@ host_validate(struct topo *t)
 	m1 = topo_entry(t, "vfwd.port1_mac");
 	if (m0 != NULL && m1 != NULL && strcasecmp(m0->value, m1->value) == 0)
 		topo_error(t, m1->line,
-			   "vfwd.port1_mac = %.*s: the same MAC as vfwd.port0_mac (line %u)", SHOW,
-			   m1->value, m0->line);
+			   "vfwd.port1_mac = %.*s: the same MAC as vfwd.port0_mac (line %u)",
+			   QUOTE(m1->value), m0->line);
 }
 
 size_t
