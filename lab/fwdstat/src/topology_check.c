@@ -17,9 +17,6 @@
 #define MAX_PORT 16
 #define MAX_CPU 4095
 #define MAX_LCORE 1023
-#define SHOW 48 /* bytes of a value quoted in a message */
-/* The "%.*s" arguments that quote s in a message: at most SHOW bytes, whole characters. */
-#define QUOTE(s) (int)topo_utf8_prefix((s), SHOW), (s)
 
 struct node {
 	char name[MAX_NAME + 1];
@@ -51,100 +48,6 @@ static const char *const vm_node_keys[] = {"uri",	"image",      "role",
 static const char *const host_keys[] = {"vfwd.main_core", "vfwd.workers",   "vfwd.eal_args",
 					"vfwd.num_mbufs", "vfwd.port0_mac", "vfwd.port1_mac",
 					"tgen.eal_args",  "tgen.link"};
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-static int
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* A decimal number of at most 9 digits and no leading zero at s, its length in *len. */
-static int
-scan_uint(const char *s, unsigned long *v, size_t *len)
-{
-	size_t n = 0;
-
-	while (is_digit(s[n]))
-		n++;
-	if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
-		return -EINVAL;
-	*v = strtoul(s, NULL, 10);
-	*len = n;
-	return 0;
-}
-
-static int
-check_uint(struct topo *t, const struct topo_entry *e, unsigned long min, unsigned long max,
-	   unsigned long *out)
-{
-	unsigned long v;
-	size_t n;
-
-	if (scan_uint(e->value, &v, &n) != 0 || e->value[n] != '\0' || v < min || v > max) {
-		topo_error(t, e->line, "%s = %.*s: expected a whole number from %lu to %lu%s",
-			   e->key, QUOTE(e->value), min, max,
-			   e->value[0] == '0' && is_digit(e->value[1]) ? " (no leading zeros)"
-								       : "");
-		return -EINVAL;
-	}
-	if (out != NULL)
-		*out = v;
-	return 0;
-}
-
-/* Edit distance of two short strings (capped), for "did you mean". */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[TOPO_MAX_KEY + 2];
-
-	if (la > TOPO_MAX_KEY || lb > TOPO_MAX_KEY)
-		return (size_t)-1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-static void
-unknown_key(struct topo *t, const struct topo_entry *e, const char *prefix, const char *const *cand,
-	    size_t ncand)
-{
-	char full[TOPO_MAX_KEY + MAX_NAME + 2];
-	const char *best = NULL;
-	size_t bestd = 3;
-
-	for (size_t i = 0; i < ncand; i++) {
-		size_t d;
-
-		snprintf(full, sizeof(full), "%s%s", prefix, cand[i]);
-		d = edit_distance(e->key, full);
-		if (d < bestd) {
-			bestd = d;
-			best = cand[i];
-		}
-	}
-	if (best != NULL)
-		topo_error(t, e->line, "unknown key %s (did you mean %s%s?)", e->key, prefix, best);
-	else
-		topo_error(t, e->line, "unknown key %s", e->key);
-}
 
 /* Copies the next blank-separated word of *s into w (cap bytes); 0 at the end. */
 static size_t
@@ -318,7 +221,7 @@ check_pci_slot(struct topo *t, struct vm *vm, const struct topo_entry *e)
 		return;
 	}
 	/* q35's root bus: slot 0 is the host bridge, 31 the ICH9 functions. */
-	if (check_uint(t, e, 1, 30, &slot) != 0)
+	if (topo_check_uint(t, e, 1, 30, &slot) != 0)
 		return;
 	if (vm->slot_line[slot] != 0) {
 		topo_error(t, e->line, "%s = %lu: pci slot %lu is already taken on line %u", e->key,
@@ -326,151 +229,6 @@ check_pci_slot(struct topo *t, struct vm *vm, const struct topo_entry *e)
 		return;
 	}
 	vm->slot_line[slot] = e->line;
-}
-
-/* "A.B.C", the first three octets of a /24. */
-static void
-check_subnet(struct topo *t, const struct topo_entry *e)
-{
-	const char *s = e->value;
-	unsigned long v;
-	size_t n;
-
-	for (int i = 0; i < 3; i++) {
-		if (scan_uint(s, &v, &n) != 0 || v > 255 || s[n] != (i < 2 ? '.' : '\0')) {
-			topo_error(t, e->line,
-				   "mgmt_subnet = %.*s: expected the first three octets of a /24, "
-				   "like 192.168.150",
-				   QUOTE(e->value));
-			return;
-		}
-		s += n + 1;
-	}
-}
-
-/* "N", "N-M", comma-separated (a Linux CPU list); ranges when ranges != 0. */
-static int
-check_cpulist(struct topo *t, const struct topo_entry *e, unsigned long max, int ranges)
-{
-	const char *s = e->value;
-	unsigned long a, b;
-	size_t n;
-
-	for (;;) {
-		if (scan_uint(s, &a, &n) != 0)
-			break;
-		s += n;
-		b = a;
-		if (*s == '-' && ranges) {
-			if (scan_uint(s + 1, &b, &n) != 0)
-				break;
-			s += n + 1;
-		}
-		if (a > b || b > max)
-			break;
-		if (*s == '\0')
-			return 0;
-		if (*s++ != ',')
-			break;
-	}
-	topo_error(t, e->line, "%s = %.*s: expected a CPU list like %s (CPUs 0 to %lu)", e->key,
-		   QUOTE(e->value), ranges ? "0-3,6" : "1,2", max);
-	return -EINVAL;
-}
-
-/* Bits per second as tgen --link reads them: a number, then gbps, mbps, kbps or bps. */
-static void
-check_link_rate(struct topo *t, const struct topo_entry *e)
-{
-	static const char *const units[] = {"gbps", "mbps", "kbps", "bps", ""};
-	const char *s = e->value;
-	char *end;
-	double v;
-
-	if (is_digit(*s)) {
-		v = strtod(s, &end);
-		for (size_t i = 0; i < N_OF(units) && v > 0 && v <= 1e15; i++)
-			if (strcasecmp(end, units[i]) == 0 &&
-			    strspn(s, "0123456789.") == (size_t)(end - s))
-				return;
-	}
-	topo_error(t, e->line, "%s = %.*s: expected a link speed like 10gbps or 25000mbps", e->key,
-		   QUOTE(e->value));
-}
-
-/* xx:xx:xx:xx:xx:xx, unicast and not all zero. */
-static void
-check_mac(struct topo *t, const struct topo_entry *e)
-{
-	const char *s = e->value;
-	unsigned octet[6];
-	int ok = strlen(s) == 17, any = 0;
-
-	for (int i = 0; ok && i < 6; i++) {
-		char hex[3] = {s[3 * i], s[3 * i + 1], '\0'};
-
-		ok = isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]) &&
-		     (i == 5 || s[3 * i + 2] == ':');
-		octet[i] = (unsigned)strtoul(hex, NULL, 16);
-		any |= ok && octet[i] != 0;
-	}
-	if (!ok || !any)
-		topo_error(t, e->line, "%s = %.*s: expected a MAC address like 02:00:00:00:00:01",
-			   e->key, QUOTE(e->value));
-	else if (octet[0] & 1)
-		topo_error(t, e->line, "%s = %s: a multicast MAC; a port needs a unicast one",
-			   e->key, e->value);
-}
-
-static int
-has_blank(const char *s)
-{
-	return strpbrk(s, " \t") != NULL;
-}
-
-/* qemu:///system or qemu+TRANSPORT://[USER@]HOST[:PORT]/system, or .../session. */
-static void
-check_uri(struct topo *t, const struct topo_entry *e)
-{
-	static const char *const transports[] = {"",	 "+ssh", "+libssh", "+libssh2",
-						 "+tcp", "+tls", "+unix",   "+ext"};
-	const char *s = e->value, *rest = NULL, *path;
-
-	if (strncmp(s, "qemu", 4) == 0) {
-		for (size_t i = 0; i < N_OF(transports) && rest == NULL; i++) {
-			size_t n = strlen(transports[i]);
-
-			if (strncmp(s + 4, transports[i], n) == 0 &&
-			    strncmp(s + 4 + n, "://", 3) == 0)
-				rest = s + 4 + n + 3;
-		}
-	}
-	if (rest != NULL && !has_blank(rest)) {
-		path = strchr(rest, '/');
-		if (path != NULL &&
-		    (strncmp(path, "/system", 7) == 0 || strncmp(path, "/session", 8) == 0)) {
-			char c = path[path[2] == 'y' ? 7 : 8];
-
-			if (c == '\0' || c == '?')
-				return;
-		}
-	}
-	topo_error(t, e->line,
-		   "%s = %.*s: expected a libvirt QEMU URI like qemu:///system or "
-		   "qemu+ssh://user@host/system",
-		   e->key, QUOTE(e->value));
-}
-
-static void
-check_image(struct topo *t, const struct topo_entry *e)
-{
-	size_t n = strlen(e->value);
-
-	if (has_blank(e->value) || n < 7 || strcmp(e->value + n - 6, ".qcow2") != 0)
-		topo_error(t, e->line,
-			   "%s = %.*s: expected the path of a .qcow2 image (its kernel and initrd "
-			   "lie beside it), without spaces",
-			   e->key, QUOTE(e->value));
 }
 
 static void
@@ -481,9 +239,9 @@ check_forwarding(struct topo *t, const struct node *nd)
 	const char *s;
 	size_t n;
 
-	if (check_cpulist(t, e, 254, 0) != 0 || nd->nvcpus == 0)
+	if (topo_check_cpulist(t, e, 254, 0) != 0 || nd->nvcpus == 0)
 		return;
-	for (s = e->value; scan_uint(s, &v, &n) == 0; s += n + (s[n] == ',')) {
+	for (s = e->value; topo_scan_uint(s, &v, &n) == 0; s += n + (s[n] == ',')) {
 		if (nd->nvcpus == 1) {
 			topo_error(t, e->line,
 				   "%s = %s: %s.vcpus = 1 leaves no vCPU to forward on (vCPU 0 "
@@ -520,31 +278,31 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 				   QUOTE(e->value));
 	} else if (strcmp(field, "vcpus") == 0) {
 		nd->vcpus = e;
-		check_uint(t, e, 1, 255, &nd->nvcpus);
+		topo_check_uint(t, e, 1, 255, &nd->nvcpus);
 	} else if (strcmp(field, "memory_mib") == 0) {
 		unsigned long mib;
 
 		nd->memory = e;
-		if (check_uint(t, e, 128, 1048576, &mib) == 0 && mib % 2 != 0)
+		if (topo_check_uint(t, e, 128, 1048576, &mib) == 0 && mib % 2 != 0)
 			topo_error(t, e->line,
 				   "%s = %lu: 2 MB hugepages back the memory; give an even number",
 				   e->key, mib);
 	} else if (strcmp(field, "mgmt_host") == 0) {
 		nd->mgmt_host = e;
-		check_uint(t, e, 2, 254, &nd->host);
+		topo_check_uint(t, e, 2, 254, &nd->host);
 	} else if (strcmp(field, "forwarding_vcpus") == 0) {
 		nd->fwd = e;
 	} else if (strcmp(field, "uri") == 0) {
-		check_uri(t, e);
+		topo_check_uri(t, e);
 	} else if (strcmp(field, "image") == 0) {
 		nd->image = e;
-		check_image(t, e);
+		topo_check_image(t, e);
 	} else if (strcmp(field, "ssh_proxy") == 0) {
-		if (has_blank(e->value))
+		if (topo_has_blank(e->value))
 			topo_error(t, e->line, "%s = %.*s: one [USER@]HOST[:PORT], no spaces",
 				   e->key, QUOTE(e->value));
 	} else {
-		unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
+		topo_unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
 	}
 }
 
@@ -558,22 +316,22 @@ vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 	if (strcmp(e->key, "nodes") == 0 || strcmp(e->key, "links") == 0)
 		return;
 	if (strcmp(e->key, "data_mtu") == 0)
-		check_uint(t, e, 68, 65535, NULL);
+		topo_check_uint(t, e, 68, 65535, NULL);
 	else if (strcmp(e->key, "mgmt_subnet") == 0)
-		check_subnet(t, e);
+		topo_check_subnet(t, e);
 	else if (strcmp(e->key, "host_cpus") == 0) {
 		if (strcmp(e->value, "all") != 0)
-			check_cpulist(t, e, MAX_CPU, 1);
+			topo_check_cpulist(t, e, MAX_CPU, 1);
 	} else if (strcmp(e->key, "tgen_link") == 0)
-		check_link_rate(t, e);
+		topo_check_link_rate(t, e);
 	else if (strncmp(e->key, "pci_slot.", 9) == 0)
 		check_pci_slot(t, vm, e);
 	else if (dot == NULL || (size_t)(dot - e->key) > MAX_NAME)
-		unknown_key(t, e, "", vm_globals, N_OF(vm_globals));
+		topo_unknown_key(t, e, "", vm_globals, N_OF(vm_globals));
 	else if ((node = node_find(vm, e->key, (size_t)(dot - e->key))) >= 0) {
 		snprintf(prefix, sizeof(prefix), "%s.", vm->node[node].name);
 		if (strchr(dot + 1, '.') != NULL)
-			unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
+			topo_unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
 		else
 			vm_node_key(t, &vm->node[node], e, dot + 1, prefix);
 	} else if (vm->nodes != NULL) {
@@ -678,17 +436,17 @@ host_key(struct topo *t, const struct topo_entry *e)
 	const char *k = e->key;
 
 	if (strcmp(k, "vfwd.main_core") == 0)
-		check_uint(t, e, 0, MAX_LCORE, NULL);
+		topo_check_uint(t, e, 0, MAX_LCORE, NULL);
 	else if (strcmp(k, "vfwd.workers") == 0)
-		check_cpulist(t, e, MAX_LCORE, 1);
+		topo_check_cpulist(t, e, MAX_LCORE, 1);
 	else if (strcmp(k, "vfwd.num_mbufs") == 0)
-		check_uint(t, e, 1024, 1ul << 24, NULL);
+		topo_check_uint(t, e, 1024, 1ul << 24, NULL);
 	else if (strcmp(k, "vfwd.port0_mac") == 0 || strcmp(k, "vfwd.port1_mac") == 0)
-		check_mac(t, e);
+		topo_check_mac(t, e);
 	else if (strcmp(k, "tgen.link") == 0)
-		check_link_rate(t, e);
+		topo_check_link_rate(t, e);
 	else if (strcmp(k, "vfwd.eal_args") != 0 && strcmp(k, "tgen.eal_args") != 0)
-		unknown_key(t, e, "", host_keys, N_OF(host_keys));
+		topo_unknown_key(t, e, "", host_keys, N_OF(host_keys));
 }
 
 static void

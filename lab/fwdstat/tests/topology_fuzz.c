@@ -108,7 +108,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_settings(&t, lines);
 		topo_print_errors(&t, devnull);
 		topo_dump(&t, devnull, 1);
-		if (nerr == 0)
+		if (nerr == 0 && kinds[k] == TOPO_AUTO) /* the kind it found, once */
 			check_round_trip(&t);
 		topo_free(&t);
 	}
