@@ -1,0 +1,115 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # tmp, lab_pids are read by the sourcing test; top is set by it
+# Set-up shared by the fault-injection tests on the host topology (tests/faults_host_*.sh;
+# source after tests/tap.sh): a private lab folder and results folder under $tmp, `lab` =
+# fwdlab --topology host, an EXIT trap that stops what the test started in the background
+# (bg_pids, by process group), takes the lab down, unmounts $tmp/results when the test
+# mounted it, and removes $tmp.
+tmp=$(mktemp -d)
+export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
+unset FWDLAB_FAULT FWDLAB_ON_FAULT
+bg_pids=()
+lab() { "$top/lab/fwdlab" --topology host "$@"; }
+faults_cleanup() {
+	local p
+	for p in "${bg_pids[@]}"; do kill -TERM -- -"$p" 2>/dev/null || true; done
+	lab down >/dev/null 2>&1 || true
+	if mountpoint -q "$tmp/results" 2>/dev/null; then umount "$tmp/results" || true; fi
+	if [ "${FAULTS_KEEP:-0}" = 1 ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
+}
+trap faults_cleanup EXIT
+for need in "$top/build/vfwd/default/bin/vfwd" "$top/build/tgen/bin/tgen"; do
+	if [ ! -x "$need" ]; then
+		echo "# $need is missing: building it"
+		make -s -C "$top" forwarder tgen >&2
+	fi
+done
+fwdstat=$top/build/lab/bin/fwdstat
+[ -x "$fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
+
+# bg NAME CMD...: CMD in its own process group (as a terminal job), output in $tmp/NAME.out,
+# exit status in $tmp/NAME.rc when it ends; sets BG (its pid).
+bg() {
+	local name=$1
+	shift
+	setsid bash -c '"$@" >"$0.out" 2>&1; echo $? >"$0.rc"' "$tmp/$name" "$@" &
+	BG=$!
+	bg_pids+=("$BG")
+}
+
+# bg_wait NAME SECONDS: waits for bg NAME to end, prints its exit status (999: still runs).
+bg_wait() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		if [ -s "$tmp/$1.rc" ]; then cat "$tmp/$1.rc"; return 0; fi
+		sleep 0.2
+	done
+	echo 999
+}
+
+# wait_for SECONDS CMD...: polls CMD every 0.2 s.
+wait_for() {
+	local i n=$(($1 * 5))
+	shift
+	for ((i = 0; i < n; i++)); do
+		if "$@" 2>/dev/null; then return 0; fi
+		sleep 0.2
+	done
+	return 1
+}
+
+# campaign KIND: the campaign folder of that kind under $tmp/results (the newest).
+campaign() {
+	find "$tmp/results" -mindepth 1 -maxdepth 1 -type d -name "*-host-$1-*" 2>/dev/null |
+		sort | tail -n1
+}
+
+# run_dir NAME: a run folder NAME under any campaign (the newest).
+run_dir() {
+	find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" 2>/dev/null | sort | tail -n1
+}
+
+# trial_started NAME: run NAME's first trial has begun (trial-hook pre has counted it).
+trial_started() {
+	local d
+	d=$(run_dir "$1")
+	[ -n "$d" ] && [ -s "$d/trials/.count" ]
+}
+
+status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
+
+# sums DIR...: sha256 of every file under the run folders, with paths, sorted.
+sums() {
+	local d
+	for d in "$@"; do
+		find "$d" -type f -print0 | sort -z | xargs -0 sha256sum
+	done
+}
+
+# our_procs: pids whose command line names this test's folder (the lab's processes).
+our_procs() {
+	local p
+	for p in /proc/[0-9]*; do
+		if { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qF -- "$tmp/"; then
+			echo "${p#/proc/}"
+		fi
+	done | grep -vx -e "$$" -e "$BASHPID" || true
+}
+
+# leftovers: what the lab left of itself: processes, sockets, DPDK runtime and hugepage
+# files of its file prefix, its state folder. Empty when nothing is left.
+leftovers() {
+	local prefix procs
+	prefix=$(printf '%s' "$FWDLAB_STATE" | md5sum | cut -c1-8)
+	procs=$(our_procs | while read -r p; do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = bash ] && grep -qF faults_host "/proc/$p/cmdline" 2>/dev/null && continue
+		printf 'process %s: %s\n' "$p" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-100)"
+	done)
+	[ -z "$procs" ] || printf '%s\n' "$procs"
+	find "$tmp" -type s -printf 'socket %p\n' 2>/dev/null || true
+	if [ -e "$FWDLAB_STATE" ]; then echo "state folder $FWDLAB_STATE"; fi
+	ls -d "/var/run/dpdk/vfwd-$prefix" "/var/run/dpdk/tgen-$prefix" 2>/dev/null |
+		sed 's/^/dpdk runtime /' || true
+	find /dev/hugepages -maxdepth 1 \( -name "vfwd-${prefix}*" -o -name "tgen-${prefix}*" \) \
+		-printf 'hugepage file %p\n' 2>/dev/null || true
+}
