@@ -11,6 +11,8 @@
 
 HOST_KEYS="vfwd.main_core vfwd.workers vfwd.eal_args vfwd.num_mbufs vfwd.port0_mac \
 vfwd.port1_mac tgen.eal_args tgen.link"
+# shellcheck source=topologies/host/peer.sh
+. "$TOPO_DIR/peer.sh"
 
 topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
@@ -31,6 +33,7 @@ vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
 tgen_eal() {
+	if [ "$(peer_current)" = linux ]; then peer_tgen_eal; return; fi
 	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
 		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
 	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
@@ -58,12 +61,27 @@ dut_ctl() {
 	$(vfwdctl_dump_cmd) "$@"
 }
 
-dut_build_info() { cat "$STATE/vfwd/build-info.json"; }
-dut_dmesg() { echo "(host topology: no guest; the last lines of vfwd's log)"; tail -n 100 "$STATE/vfwd.log"; }
+dut_build_info() {
+	if peer_is_dut; then cat "$STATE/peer/build-info.json"; else cat "$STATE/vfwd/build-info.json"; fi
+}
+dut_dmesg() {
+	if peer_is_dut; then peer_dmesg; return; fi
+	echo "(host topology: no guest; the last lines of vfwd's log)"
+	tail -n 100 "$STATE/vfwd.log"
+}
 vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null 2>&1; }
 
+# topo_require_up: the DUT answers; sets DUT_BACKEND (meta.json's dut.backend) to vfwd or
+# the peer backend that runs in its place (topologies/host/peer.sh).
+# shellcheck disable=SC2034 # DUT_BACKEND is read by lab/lib/results.sh and lab/fwdlab
 topo_require_up() {
 	topo_conf_check
+	if peer_is_dut; then
+		peer_running || die "the host lab's DUT, peer backend $(peer_current), is not running (fwdlab swap BUILD or peer:NAME)"
+		DUT_BACKEND=$(peer_current)
+		return 0
+	fi
+	DUT_BACKEND=vfwd
 	vfwd_answers || topo_dut_settle ||
 		die "the host lab is not up (fwdlab up --topology host)$(vfwd_gave_up_note)"
 }
@@ -130,6 +148,7 @@ lab_pid_stop() {
 tgen_port_args() {
 	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(conf vfwd.port0_mac)" \
 		"$(conf vfwd.port1_mac)" "$(conf tgen.link)"
+	if peer_is_dut; then peer_tgen_extra_args; fi
 }
 
 # tgen_invoke RUN_DIR MODE ARGS...: one tgen run against the running vfwd, with the trial
@@ -140,6 +159,7 @@ tgen_invoke() {
 	ctl=$(vfwdctl_dump_cmd)
 	hook="$LAB_DIR/trial-hook"
 	local pre="$hook pre $rundir/trials '$ctl'" post="$hook post $rundir/trials '$ctl'"
+	if peer_is_dut; then { read -r pre; read -r post; } < <(peer_trial_hooks "$rundir"); fi
 	# tgen holds tgen.lock (fd 9; the supervisor's `tgen link` takes it too) and, exec'd,
 	# is this background job itself, so that signals to tgen.pid reach it.
 	(
@@ -230,6 +250,11 @@ install_build() {
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE"
+	if peer_running; then
+		say "peer backend $(peer_current) runs as the DUT (fwdlab swap BUILD puts vfwd back)"
+		return 0
+	fi
+	peer_stop
 	if pid_alive "$STATE/vfwd-supervisor.pid" && pid_alive "$STATE/vfwd.pid" &&
 		vfwd_answers; then
 		say "vfwd already runs (pid $(cat "$STATE/vfwd.pid"), supervisor pid $(cat "$STATE/vfwd-supervisor.pid"))"
@@ -256,12 +281,18 @@ topo_up() {
 
 topo_swap() {
 	local build=$1
+	peer_stop
 	vfwd_stop
 	install_build "$build"
 	vfwd_start
 }
 
 topo_access() {
+	if peer_is_dut; then
+		peer_status
+		echo "  tgen: $(tgen_bin) $(tgen_eal) -- run $(tgen_port_args) --rate 10kpps"
+		return 0
+	fi
 	cat <<EOF
 host lab is up: vfwd pid $(cat "$STATE/vfwd.pid"), log $STATE/vfwd.log
   vfwd CLI: $(vfwdctl_cmd) show runtime
@@ -274,6 +305,7 @@ topo_down() {
 	if [ -s "$STATE/vfwd.pid" ]; then
 		say "stopping vfwd (pid $(cat "$STATE/vfwd.pid"))"
 	fi
+	peer_stop
 	vfwd_stop
 	fault_point down:vfwd-stopped
 	lab_pid_stop "$STATE/tgen.pid"
@@ -305,6 +337,7 @@ topo_status() {
 	if vfwd_answers; then
 		echo "  vfwd answers: $(dut_ctl show version | head -n1)"
 	fi
+	if peer_is_dut; then peer_status; fi
 	if pid_alive "$STATE/vfwd-supervisor.pid"; then
 		echo "  supervisor pid $(cat "$STATE/vfwd-supervisor.pid"), vfwd restarts: $(topo_dut_faults_count) ($(vfwd_events))"
 	fi
