@@ -67,6 +67,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	/* The options that only keep their argument. */
+	const char **const keep[128] = {
+		['b'] = &o->base,   ['o'] = &o->out,  ['l'] = &o->list,
+		['t'] = &o->thread, ['k'] = &o->kind,
+	};
 	int c;
 	char *end;
 
@@ -74,6 +79,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->min_delta = 0.01;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:jh", longopts, NULL)) != -1) {
+		if (c > 0 && c < 128 && keep[c] != NULL) {
+			*keep[c] = optarg;
+			continue;
+		}
 		switch (c) {
 		case 'n':
 			if (o->nnodes == MAX_NODES) {
@@ -81,21 +90,6 @@ parse_opts(int argc, char **argv, struct opts *o)
 				return -EINVAL;
 			}
 			o->nodes[o->nnodes++] = optarg;
-			break;
-		case 'b':
-			o->base = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'l':
-			o->list = optarg;
-			break;
-		case 't':
-			o->thread = optarg;
-			break;
-		case 'k':
-			o->kind = optarg;
 			break;
 		case 'j':
 			o->json = 1;

@@ -42,9 +42,10 @@ check_settings(const struct topo *t, size_t lines)
 		const struct topo_entry *e = &t->v[i];
 		size_t kl = strlen(e->key), vl = strlen(e->value);
 
-		if (kl == 0 || kl > TOPO_MAX_KEY || strspn(e->key, "abcdefghijklmnopqrstuvwxyz"
-								  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-								  "0123456789_.-") != kl)
+		if (kl == 0 || kl > TOPO_MAX_KEY ||
+		    strspn(e->key, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_.-") != kl)
 			abort();
 		if (vl == 0 || e->value[0] == ' ' || e->value[0] == '\t' ||
 		    e->value[vl - 1] == ' ' || e->value[vl - 1] == '\t' ||
