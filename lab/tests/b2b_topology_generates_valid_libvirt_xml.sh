@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC1091,SC2154 # eval checks expand later; plan.env is generated
 # The b2b topology data generates libvirt XML that libvirt's schema accepts, with the
-# properties the lab promises: isolated data networks (no IP, no DHCP, MTU 9000), a
-# management network with DHCP, q35, pinning, hugepage backing, guest agent, serial log.
+# properties the lab promises: isolated data networks (no IP, no DHCP, MTU 9000), an
+# isolated management network (static guest addresses: no DHCP, no DNS, no forward),
+# q35, pinning, hugepage backing, guest agent, serial log.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -23,8 +24,9 @@ x=$tmp/xml
 check "data link has no ip and no dhcp" eval '! grep -Eq "<ip|<dhcp" "$x/link0.xml"'
 check "data link has mtu 9000" grep -q "<mtu size='9000'/>" "$x/link1.xml"
 check "data link has its own bridge" grep -q "<bridge name='xmltest-l1'" "$x/link1.xml"
-check "mgmt network has dhcp with a fixed dut address" \
-	grep -q "name='xmltest-dut' ip='192.168.150.11'" "$x/mgmt.xml"
+check "mgmt network is isolated: host address, no dhcp, no dns, no forward" \
+	eval 'grep -q "<ip address=.192.168.150.1. netmask=.255.255.255.0./>" "$x/mgmt.xml" &&
+		grep -q "<dns enable=.no./>" "$x/mgmt.xml" && ! grep -Eq "<dhcp|<forward" "$x/mgmt.xml"'
 check "domain is q35" grep -q "machine='q35'" "$x/dut.xml"
 check "domain memory is hugepage-backed" grep -q '<hugepages/>' "$x/dut.xml"
 check "domain pins vCPUs and emulator" eval 'grep -q "<vcpupin vcpu=.1." "$x/tg.xml" && grep -q "<emulatorpin" "$x/tg.xml"'
