@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
-# The b2b lab as a user meets it, under TCG when KVM cannot run guests:
+# The b2b lab as a user meets it, under TCG when KVM cannot run guests, and the faults it
+# must survive (issue 9), all on the one lab that `make lab` brings up:
 #   make lab (smoke profile)  -> both VMs up, NDR search with short trials, results folder
+#   fwdlab up again           -> a no-op: same domains (UUIDs), networks, guest boot ids
+#   least privilege           -> lab key 0600 in a folder others cannot list; guests refuse
+#                                passwords and other keys; isolated mgmt network (no forward,
+#                                no NAT, no DHCP/DNS: static addresses); no lab listener on a
+#                                non-loopback host address (each listener named by process)
 #   a bidirectional trial     -> packets cross the DUT both ways
 #   make swap                 -> a second vfwd build replaces the first; show version names it
-#   make lab-down             -> no domain, network, bridge, hugepage reservation, process left
+#   vfwd killed mid-NDR       -> vfwd.service restarts it, the run is invalid, the trial dumps
+#                                taken before the kill are kept, the next run is valid
+#   DUT destroyed mid-run     -> the run stops naming the VM, keeps its files, is not
+#                                complete; fwdlab status says the DUT is down
+#   lab-down killed halfway   -> the second lab-down finishes
+#   (end state)               -> no domain, network, bridge, hugepage reservation, process,
+#                                ssh master or lab file left
 # Prints how long each stage took. Uses its own lab name, folder and subnet, so it does not
 # touch a user's lab.
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd later, by check()
@@ -15,14 +27,65 @@ tmp=$(mktemp -d)
 chmod 0755 "$tmp" # QEMU runs as libvirt-qemu and must reach the lab's disks
 export FWDLAB_NAME=fwsmoke FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results
 export FWDLAB_MGMT_SUBNET=${FWDLAB_MGMT_SUBNET:-192.168.157} TOPOLOGY=b2b
+subnet=$FWDLAB_MGMT_SUBNET
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 hp_before=$(cat "$hp")
+job="" # a background fwdlab of ours, stopped (by its pid) if the test ends early
 cleanup() {
+	if [ -n "$job" ]; then kill -TERM "$job" 2>/dev/null || true; fi
 	make -s -C "$top" lab-down >/dev/null 2>&1 || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 lab() { "$top/lab/fwdlab" "$@"; }
+
+# listeners: "PROTO ADDRESS:PORT PROCESS[PID]" for each listening TCP or bound UDP socket of
+# the host that is not on loopback ("?" when ss cannot see the process).
+listeners() {
+	ss -H -tulnp | awk '{
+		p = "?"
+		if (match($0, /users:\(\("[^"]+",pid=[0-9]+/)) {
+			p = substr($0, RSTART + 9, RLENGTH - 9); sub(/",pid=/, "[", p); p = p "]"
+		}
+		print $1, $5, p }' |
+		grep -Ev '^[a-z0-9]+ (127\.|\[::1\]|\[::ffff:127\.)' | sort -u || true
+}
+# lab_pids: libvirtd, virtlogd, the lab's QEMUs and any dnsmasq naming the lab, one a line.
+lab_pids() {
+	pgrep -x libvirtd || true
+	pgrep -x virtlogd || true
+	pgrep -f "guest=$FWDLAB_NAME-" || true
+	pgrep -f "dnsmasq.*$FWDLAB_NAME-" || true
+}
+guest_boot_ids() { lab ssh tg cat /proc/sys/kernel/random/boot_id && lab ssh dut cat /proc/sys/kernel/random/boot_id; }
+lab_objects() { # domains and networks of the lab, with their UUIDs
+	local d
+	for d in $(virsh -q list --all --name | grep "^$FWDLAB_NAME-" | sort); do
+		echo "domain $d $(virsh domuuid "$d")"
+	done
+	for d in $(virsh -q net-list --all --name | grep "^$FWDLAB_NAME-" | sort); do
+		echo "network $d $(virsh net-uuid "$d")"
+	done
+}
+# guest_dir_count: the trial counter of the experiment tgen runs in the TG now (0 when none).
+trial_count() {
+	local g
+	g=$(cat "$FWDLAB_STATE/tgen-guest-dir" 2>/dev/null) || { echo 0; return; }
+	lab ssh tg "cat $g/trials/.count 2>/dev/null || echo 0" 2>/dev/null || echo 0
+}
+# wait_trials N SECONDS: until tgen's Nth trial has started (false after SECONDS or when the
+# background fwdlab ended).
+wait_trials() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ "$(trial_count)" -ge "$1" ] && return 0
+		kill -0 "$job" 2>/dev/null || return 1
+		sleep 1
+	done
+	return 1
+}
+comment() { sed "s/^/#   $1/"; } # PREFIX: stdin as TAP comment lines
+listeners_before=$(listeners)
 
 args="--smoke --label smoke"
 stage "make lab (up + reference NDR, smoke profile)" \
@@ -42,8 +105,94 @@ for node in ethernet-input ip4-lookup ip4-rewrite; do
 	check "show_runtime.txt: $node has vectors > 0" \
 		eval '[ "$(runtime_vectors "$run/show_runtime.txt" "$node")" -gt 0 ]'
 done
+# sums DIR: every file of a run folder with its sha256 (a finished run is never rewritten).
+sums() { (cd "$1" && find . -type f -exec sha256sum {} + | sort); }
+ndr_sums=$(sums "$run")
 check "ndr trials each have a runtime dump" \
 	eval '[ "$(find "$run/trials" -name show_runtime.txt | wc -l)" -eq "$(jq ".trials | length" "$run/tgen.json")" ]'
+
+# ---- fwdlab up, a second time: a quick no-op -------------------------------------------
+objects_before=$(lab_objects)
+boot_before=$(guest_boot_ids) || boot_before="(ssh failed)"
+t0=$(date +%s)
+stage "fwdlab up again (the lab is up)" quiet lab up --smoke || true
+up2_s=$(($(date +%s) - t0))
+objects_after=$(lab_objects)
+check "second up: same domains and networks, same UUIDs, no new object" \
+	eval '[ "$objects_after" = "$objects_before" ] && [ "$(grep -c "^network" <<<"$objects_after")" -eq 3 ]'
+check "second up: neither guest rebooted (same boot ids)" \
+	eval '[ "$(guest_boot_ids)" = "$boot_before" ]'
+check "second up took under 180 s ($up2_s s; a guest reboot takes minutes)" [ "$up2_s" -lt 180 ]
+
+# ---- least privilege ---------------------------------------------------------------------
+key=$FWDLAB_STATE/id_ed25519
+check "lab ssh key is mode 0600 ($(stat -c %a "$key"))" [ "$(stat -c %a "$key")" = 600 ]
+mode=$(stat -c %a "$FWDLAB_STATE")
+check "lab folder is not readable by others (mode $mode)" [ $((8#$mode & 4)) -eq 0 ]
+check "the TG's copy of the key (for the trial hooks) is mode 0600" \
+	eval '[ "$(lab ssh tg stat -c %a /root/.ssh/fwdlab_lab)" = 600 ]'
+ssh_try() { # IP SSH-OPTIONS...: an ssh login attempt that must not use the lab's key
+	local ip=$1
+	shift
+	SSH_AUTH_SOCK="" ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=20 "$@" \
+		"root@$ip" true 2>&1
+}
+for n in tg:10 dut:11; do
+	out=$(ssh_try "$subnet.${n#*:}" -o PubkeyAuthentication=no \
+		-o PreferredAuthentications=password,keyboard-interactive) && rc=0 || rc=$?
+	comment "${n%:*} without a key: " <<<"$out"
+	check "${n%:*}: password login refused, the server offers publickey only" \
+		eval '[ "$rc" -ne 0 ] && grep -q "Permission denied (publickey)" <<<"$out"'
+done
+password_accounts() { lab ssh "$1" "awk -F: '\$2 !~ /^[!*]/ { print \$1 }' /etc/shadow"; }
+ssh-keygen -q -t ed25519 -N '' -C other -f "$tmp/other_key"
+out=$(ssh_try "$subnet.11" -i "$tmp/other_key" -o IdentitiesOnly=yes) && rc=0 || rc=$?
+check "dut: a key other than the lab's is refused" \
+	eval '[ "$rc" -ne 0 ] && grep -q "Permission denied" <<<"$out"'
+for n in tg dut; do
+	check "$n: no account has a usable password (shadow: ! or *)" \
+		eval '[ -z "$(password_accounts "$n")" ]'
+	check "$n: no default route (the mgmt network leads nowhere)" \
+		eval '[ -z "$(lab ssh $n ip -4 route show default)" ]'
+done
+mgmt_xml=$(virsh net-dumpxml "$FWDLAB_NAME-mgmt")
+check "mgmt network: isolated (no <forward>), no DHCP, DNS disabled" \
+	eval '! grep -q "<forward" <<<"$mgmt_xml" && ! grep -q "<dhcp" <<<"$mgmt_xml" &&
+		grep -q "<dns enable=.no./>" <<<"$mgmt_xml"'
+check "data networks: no <ip>, no <forward>" \
+	eval '! virsh net-dumpxml "$FWDLAB_NAME-link0" | grep -Eq "<ip|<forward" &&
+		! virsh net-dumpxml "$FWDLAB_NAME-link1" | grep -Eq "<ip|<forward"'
+rules=$(iptables-save 2>/dev/null || true)
+check "libvirt's firewall rejects forwarding into and out of the mgmt bridge" \
+	eval 'grep -q -- "-A LIBVIRT_FWO -i $FWDLAB_NAME-m -j REJECT" <<<"$rules" &&
+		grep -q -- "-A LIBVIRT_FWI -o $FWDLAB_NAME-m -j REJECT" <<<"$rules"'
+check "no NAT rule for the mgmt subnet" eval '! grep -E "MASQUERADE|SNAT" <<<"$rules" | grep -qF "$subnet."'
+check "no dnsmasq serves the lab" eval '! pgrep -f "dnsmasq.*$FWDLAB_NAME-" >/dev/null'
+for n in tg dut; do
+	qpid=$(pgrep -f "guest=$FWDLAB_NAME-$n," | head -n1)
+	qargs=$(tr '\0' ' ' <"/proc/$qpid/cmdline" 2>/dev/null || true)
+	check "$n: QEMU has no VNC or SPICE (no <graphics>, -display none)" \
+		eval '! virsh dumpxml "$FWDLAB_NAME-$n" | grep -q "<graphics" &&
+			[[ $qargs == *"-display none"* ]] && [[ $qargs != *"-vnc"* ]] &&
+			[[ $qargs != *"-spice"* ]]'
+done
+listeners_now=$(listeners)
+echo "# non-loopback listeners on the host now (new since before make lab marked +):"
+while read -r l; do
+	[ -n "$l" ] || continue
+	if grep -qxF -- "$l" <<<"$listeners_before"; then echo "#   $l"; else echo "# + $l"; fi
+done <<<"$listeners_now"
+pids=$(lab_pids | sort -u)
+ours=$(while read -r proto addr proc; do
+	pid=${proc##*[}
+	pid=${pid%]}
+	if grep -qxF -- "$pid" <<<"$pids" || [[ $addr == "$subnet".* ]]; then
+		echo "$proto $addr $proc"
+	fi
+done <<<"$listeners_now")
+check "no listener of libvirtd, virtlogd, dnsmasq or the lab's QEMUs, none on $subnet.1 (found: ${ours:-none})" \
+	[ -z "$ours" ]
 
 stage "bidirectional trial" lab run --smoke --label smoke --bidir --rate 2000 --duration 3 --run bidir || true
 bidir=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'bidir*' | head -n1)
@@ -68,6 +217,96 @@ for f in show_runtime.txt show_errors.txt show_interfaces.txt show_version.txt x
 	check "dump has $f" [ -s "$d/$f" ]
 done
 
+# ---- vfwd killed in the DUT during an NDR search -----------------------------------------
+vfwd_unit() { lab ssh dut systemctl show -p "$1" --value vfwd.service; }
+pid0=$(vfwd_unit MainPID) restarts0=$(vfwd_unit NRestarts)
+t0=$(date +%s)
+echo "# stage vfwd killed mid-NDR: start $(date -u +%H:%M:%S)"
+lab ndr --smoke --label smoke --trial-duration 2 --final-duration 2 --run vfwd-killed \
+	>"$tmp/killed.log" 2>&1 &
+job=$!
+killed=0
+if wait_trials 2 300; then
+	sleep 1
+	lab ssh dut 'kill -KILL $(systemctl show -p MainPID --value vfwd.service)' && killed=1
+fi
+rc=0
+wait "$job" || rc=$?
+job=""
+echo "# stage vfwd killed mid-NDR: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
+sed 's/^/#   /' "$tmp/killed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 12
+killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' | head -n1)
+check "vfwd was killed with SIGKILL in the DUT once the second trial had begun" [ "$killed" = 1 ]
+check "fwdlab ndr exits with status 3 (a fault made the run invalid), not 0 ($rc)" [ "$rc" -eq 3 ]
+check "vfwd-killed: meta.json status invalid, failure names the restart and SIGKILL" \
+	eval '[ "$(jq -r .status "$killed_run/meta.json")" = invalid ] &&
+		jq -r .failure "$killed_run/meta.json" | grep -q "restarted.*KILL"'
+check "vfwd-killed: meta.json faults records vfwd's exit (pid $pid0)" \
+	eval '[ "$(jq -r "[.faults[] | select(.event == \"exit\")][0].pid" "$killed_run/meta.json")" = "$pid0" ]'
+check "vfwd-killed: the first trial's dump (taken before the kill) is kept, with packets" \
+	eval '[ "$(runtime_vectors "$killed_run/trials/000/show_runtime.txt" ethernet-input)" -gt 0 ]'
+check "vfwd.service restarted vfwd (NRestarts $restarts0 -> $(vfwd_unit NRestarts), new pid)" \
+	eval '[ "$(vfwd_unit NRestarts)" -gt "$restarts0" ] && [ "$(vfwd_unit MainPID)" != "$pid0" ]'
+check "the restarted vfwd answers and runs the swapped build" \
+	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
+stage "the next run, after the restart" \
+	lab run --smoke --label smoke --rate 2000 --duration 3 --run after-kill || true
+after=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-kill*' | head -n1)
+after_sums=$(sums "$after")
+check "after-kill: run complete, vfwd forwards again (ip4-rewrite vectors > 0, tgen rx > 0)" \
+	eval '[ "$(jq -r .status "$after/meta.json")" = complete ] &&
+		[ "$(runtime_vectors "$after/show_runtime.txt" ip4-rewrite)" -gt 0 ] &&
+		[ "$(jq -r ".trial.rx_packets // 0" "$after/tgen.json")" -gt 0 ]'
+
+# ---- the DUT VM destroyed during a run ---------------------------------------------------
+t0=$(date +%s)
+echo "# stage DUT destroyed mid-run: start $(date -u +%H:%M:%S)"
+lab run --smoke --label smoke --rate 2000 --duration 12 --run dut-destroyed \
+	>"$tmp/destroyed.log" 2>&1 &
+job=$!
+destroyed=0
+if wait_trials 1 300; then
+	sleep 2
+	virsh destroy "$FWDLAB_NAME-dut" >/dev/null && destroyed=1
+fi
+rc=0
+wait "$job" || rc=$?
+job=""
+echo "# stage DUT destroyed mid-run: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
+sed 's/^/#   /' "$tmp/destroyed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 8
+gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' | head -n1)
+check "the DUT VM was destroyed during the trial" [ "$destroyed" = 1 ]
+check "fwdlab run fails ($rc) with a message naming the VM ($FWDLAB_NAME-dut)" \
+	eval '[ "$rc" -ne 0 ] && grep -q "$FWDLAB_NAME-dut" "$tmp/destroyed.log"'
+check "dut-destroyed: run not complete, meta.json failure names the VM" \
+	eval '[ "$(jq -r .status "$gone/meta.json")" != complete ] &&
+		jq -r .failure "$gone/meta.json" | grep -q "$FWDLAB_NAME-dut"'
+check "dut-destroyed: what it collected is kept (tgen.log with tgen's start line)" \
+	eval 'grep -q "^tgen run:" "$gone/tgen.log"'
+status_out=$(lab status 2>&1 || true)
+comment "" <<<"$status_out"
+check "fwdlab status says the DUT is down" \
+	eval 'grep -Eq "^ +dut +$FWDLAB_NAME-dut +DOWN" <<<"$status_out"'
+check "finished runs (the NDR, after-kill) kept every file unchanged through the faults" \
+	eval '[ "$(sums "$run")" = "$ndr_sums" ] && [ "$(sums "$after")" = "$after_sums" ] &&
+		[ "$(jq -r .status "$run/meta.json")" = complete ]'
+
+# ---- fwdlab down killed halfway, then run again ------------------------------------------
+setsid "$top/lab/fwdlab" down >"$tmp/down1.log" 2>&1 &
+job=$!
+for ((i = 0; i < 600; i++)); do
+	grep -q "removed domain" "$tmp/down1.log" && break
+	kill -0 "$job" 2>/dev/null || break
+	sleep 0.05
+done
+kill -KILL -- "-$job" 2>/dev/null || true
+wait "$job" 2>/dev/null || true
+job=""
+comment "interrupted down: " <"$tmp/down1.log"
+left=$(lab_objects)
+comment "left after the kill: " <<<"$left"
+check "the interrupted down left part of the lab (networks) for the second run" \
+	eval 'grep -q "^network" <<<"$left"'
 stage "make lab-down" make -s -C "$top" lab-down || true
 check "no domain left" eval '! virsh -q list --all --name | grep -q "^fwsmoke-"'
 check "no network left" eval '! virsh -q net-list --all --name | grep -q "^fwsmoke-"'
