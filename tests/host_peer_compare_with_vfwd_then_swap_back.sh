@@ -3,7 +3,8 @@
 # refused with the list of backends (swap, compare, sweep) before anything starts, peer:list
 # lists them, the b2b topology refuses a peer before touching a VM; `fwdlab compare` of the
 # vfwd build against peer:testpmd-io (fixed-rate trials) gives a table naming both DUTs, with
-# rates for both and node rows for vfwd only; `fwdlab swap` back to the vfwd build works
+# rates for both and node rows for vfwd only; `fwdlab dump` stores testpmd's own figures and
+# names it; `fwdlab swap` back to the vfwd build works
 # (show version names it, a run goes through vfwd's graph).
 # shellcheck disable=SC2016,SC2317 # check runs these commands and functions itself
 set -euo pipefail
@@ -59,6 +60,13 @@ check "the table has a rate row with figures for both" \
 check "node rows: clocks/packet for vfwd, '-' for the peer" \
 	grep -Eq '^\| udp/64B \| ip4-lookup +\| clocks/packet \| +[0-9.]+ \|.*\| +- \|' "$cmp_out"
 
+stage "fwdlab dump while peer:testpmd-io is the DUT" lab dump --label peer-dump || true
+dmeta=$(find "$FWDLAB_RESULTS" -path '*-host-peer-dump/*' -name meta.json | head -n1)
+check "the dump run is complete and its backend.json and meta.json say testpmd-io" \
+	test "$(jq -r '.status, .dut.backend' "$dmeta" 2>/dev/null | tr '\n' ' ')$(jq -r .backend "$(dirname "$dmeta")/backend.json" 2>/dev/null)" = "complete testpmd-io testpmd-io"
+check "the dump holds testpmd's forwarding stats with --record-core-cycles figures" \
+	grep -q 'CPU cycles/packet=' "$(dirname "$dmeta")/fwd_stats.txt"
+
 stage "fwdlab swap back to build/vfwd/default" lab swap "$vfwd" || true
 check "show version names the vfwd build again" \
 	bash -c '"$1/vfwd/bin/vfwdctl" -s "$1/run/cli.sock" show version | grep -qF "$2"' _ \
@@ -66,7 +74,7 @@ check "show version names the vfwd build again" \
 stage "fwdlab run through vfwd after the peers" lab run --label back --rate 2000 --duration 1 || true
 meta=$(find "$FWDLAB_RESULTS" -path '*-host-back/*' -name meta.json | head -n1)
 check "the run records dut.backend vfwd and the dump says so" \
-	test "$(jq -r .dut.backend "$meta" "$(dirname "$meta")/backend.json" 2>/dev/null | sort -u)" = vfwd
+	test "$(jq -r .dut.backend "$meta" 2>/dev/null) $(jq -r .backend "$(dirname "$meta")/backend.json" 2>/dev/null)" = "vfwd vfwd"
 check "vfwd's graph routed the run's frames (ip4-rewrite vectors > 0)" \
 	awk '$1 == "ip4-rewrite" && $(NF - 3) > 0 { f = 1 } END { exit !f }' "$(dirname "$meta")/show_runtime.txt"
 peer_tests_end
