@@ -88,12 +88,8 @@ sums() {
 
 # our_procs: pids whose command line names this test's folder (the lab's processes).
 our_procs() {
-	local p
-	for p in /proc/[0-9]*; do
-		if { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qF -- "$tmp/"; then
-			echo "${p#/proc/}"
-		fi
-	done | grep -vx -e "$$" -e "$BASHPID" || true
+	grep -laF -- "$tmp/" /proc/[0-9]*/cmdline 2>/dev/null | cut -d/ -f3 |
+		grep -vx -e "$$" -e "$BASHPID" || true
 }
 
 # leftovers: what the lab left of itself: processes, sockets, DPDK runtime and hugepage
