@@ -5,16 +5,8 @@
 # isolated management network (static guest addresses: no DHCP, no DNS, no forward),
 # q35, pinning, hugepage backing, guest agent, serial log.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
 export FWDLAB_STATE=$tmp/state FWDLAB_NAME=xmltest
 "$top/lab/fwdlab" --topology b2b xml "$tmp/xml" >/dev/null 2>&1
 for f in "$tmp"/xml/*.xml; do

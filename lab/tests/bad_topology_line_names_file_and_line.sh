@@ -2,16 +2,8 @@
 # shellcheck disable=SC2016,SC1091,SC2154 # eval checks expand later; plan.env is generated
 # A bad topology file is refused with FILE:LINE and a non-zero exit.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
 export FWDLAB_STATE=$tmp/state FWDLAB_TOPOLOGY_CONF=$tmp/topo.conf
 cp "$top/topologies/b2b/topology.conf" "$tmp/topo.conf"
 echo "dut.vcpu = 4" >>"$tmp/topo.conf"

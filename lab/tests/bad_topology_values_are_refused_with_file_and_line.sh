@@ -4,16 +4,8 @@
 # reader runs before plan, xml and up, and each error names FILE:LINE exactly. Nothing is
 # generated from a refused file. fwdlab builds the reader when it is missing.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
 export FWDLAB_STATE=$tmp/state FWDLAB_TOPOLOGY_CONF=$tmp/topo.conf FWDLAB_NAME=badtopo
 b2b=$top/topologies/b2b/topology.conf
 host=$top/topologies/host/topology.conf

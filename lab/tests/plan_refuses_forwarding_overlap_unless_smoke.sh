@@ -3,16 +3,8 @@
 # The CPU plan gives each forwarding vCPU a host CPU of its own when there are enough,
 # and refuses a plan where forwarding vCPUs share CPUs unless --smoke.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() { # NAME CMD...
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
 conf=$tmp/topo.conf
 sed 's/^host_cpus = .*/host_cpus = 0-5/' "$top/topologies/b2b/topology.conf" >"$conf"
 export FWDLAB_STATE=$tmp/state FWDLAB_TOPOLOGY_CONF=$conf
