@@ -138,6 +138,9 @@ run_begin() {
 		campaign=$RESULTS/$(utc_stamp)-$TOPOLOGY-$LABEL
 	fi
 	mkdir -p "$campaign"
+	if [ -z "${CAMPAIGN:-}" ] && results_disk_full "$campaign" >/dev/null; then
+		rmdir "$campaign" 2>/dev/null || true
+	fi
 	results_die_if_full "$campaign" "nothing was written; free space (and --resume a campaign)"
 	RUN_DIR=$campaign/$2
 	if [ -e "$RUN_DIR" ]; then
