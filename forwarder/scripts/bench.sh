@@ -155,11 +155,13 @@ run_l3fwd() { # -> "mpps cls lookup rewrite core_mpps wk_share main_share"
 	# Its main lcore busy-waits between stats prints (rte_delay_ms spins) where vfwd's and
 	# testpmd's main threads sleep; on a shared box that spin takes CPU from the worker.
 	# SCHED_IDLE lets the main thread run only on an otherwise idle CPU (BENCH_L3FWD_MAIN_SPIN=1
-	# leaves it as it is).
-	[ -n "${BENCH_L3FWD_MAIN_SPIN:-}" ] || chrt --idle -p 0 "$pid" >/dev/null || true
+	# leaves it as it is). Only once the EAL is up: threads created later would inherit it.
 	wait_telemetry "l3fwd-bench-$$" || true
+	[ -n "${BENCH_L3FWD_MAIN_SPIN:-}" ] || chrt --idle -p 0 "$pid" >/dev/null || true
 	sleep 2
 	m=$(measure "$pid" "l3fwd-bench-$$")
+	# back to SCHED_OTHER, or a starved main thread may take long to see the signal
+	chrt --other -p 0 "$pid" >/dev/null || true
 	kill -INT "$pid"
 	wait "$pid" || true
 	pid=""
