@@ -67,6 +67,10 @@ for i in $(seq 100); do echo "bad line $i"; done >>"$tmp/many.conf"
 check "errors past 64 are counted, not printed" \
 	eval '[ "$(grep -c "expected KEY = VALUE" "$tmp/err")" -eq 64 ] &&
 		grep -qx "$tmp/many.conf: 36 more errors not shown" "$tmp/err"'
+# More settings than the reader keeps: refused at the first one too many.
+for i in $(seq 513); do echo "k$i = 1"; done >"$tmp/wide.conf"
+"$FWDSTAT" topology check "$tmp/wide.conf" 2>"$tmp/err" || true
+check "setting 513 is one too many" grep -qx "$tmp/wide.conf:513: more than 512 settings" "$tmp/err"
 check "a folder is refused by name" \
 	eval '! "$FWDSTAT" topology check "$tmp" 2>"$tmp/err" && grep -qx "$tmp: cannot read: Is a directory" "$tmp/err"'
 
