@@ -95,7 +95,8 @@ kv_tool() {
 	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
 	if [ ! -x "$b" ] && [ -z "${FWDSTAT:-}" ]; then
 		say "building fwdstat, the topology reader (make -C lab/fwdstat)"
-		make -s -C "$TOP/lab/fwdstat" TOP="$TOP" >&2 || die "make -C lab/fwdstat failed"
+		make -s -C "$TOP/lab/fwdstat" TOP="$TOP" >&2 ||
+			die "make -C lab/fwdstat failed (make deps installs the compiler it needs)"
 	fi
 	[ -x "$b" ] || die "fwdstat is missing ($b)"
 	printf '%s' "$b"
