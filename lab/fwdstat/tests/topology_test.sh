@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016 # eval checks expand when they run
+# shellcheck disable=SC2016,SC1091 # eval checks expand when they run; lib.sh is followed with -x
 # The topology reader: every real topology and every good case is accepted; every bad
 # case is refused with exit 1 and exactly the FILE:LINE: messages of its .expect file;
 # get, dump and usage errors behave as documented.
