@@ -91,10 +91,12 @@ topo_plan() {
 
 ssh_opts() {
 	local node=$1 proxy
+	# ConnectTimeout covers the banner: a TCG guest's sshd on a loaded host took more than 5 s
+	# to send it (23:15, load 16), and `up` died on a new connection after the master expired.
 	printf '%s\n' -i "$STATE/id_ed25519" -o StrictHostKeyChecking=no \
-		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
-		-o BatchMode=yes -o ServerAliveInterval=3 -o ServerAliveCountMax=5 \
-		-o ControlMaster=auto -o "ControlPath=$STATE/ssh-$node.ctl" -o ControlPersist=120
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=30 \
+		-o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=6 \
+		-o ControlMaster=auto -o "ControlPath=$STATE/ssh-$node.ctl" -o ControlPersist=600
 	proxy=$(kv_get "$TOPO_CONF" "$node.ssh_proxy")
 	if [ -n "$proxy" ]; then printf '%s\n' -o "ProxyJump=$proxy"; fi
 }
@@ -538,8 +540,8 @@ tg_install_hooks() {
 # ServerAlive and ConnectTimeout: a DUT that is gone fails the hook in seconds (a master
 # connection to a destroyed VM would otherwise hang the trial for TCP's whole timeout).
 exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-	-o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=3 \
-	-o ServerAliveCountMax=5 -o ControlMaster=auto \
+	-o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=5 \
+	-o ServerAliveCountMax=4 -o ControlMaster=auto \
 	-o ControlPath=/run/fwdlab-dut.ctl -o ControlPersist=120 \
 	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "\$@"
 EOF
