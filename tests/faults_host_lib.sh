@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2034,SC2154 # tmp, lab_pids are read by the sourcing test; top is set by it
+# shellcheck disable=SC2034,SC2154,SC2016 # tmp, BG are read by the sourcing test; top is set by it; bash -c and perl programs are in single quotes
 # Set-up shared by the fault-injection tests on the host topology (tests/faults_host_*.sh;
 # source after tests/tap.sh): a private lab folder and results folder under $tmp, `lab` =
 # fwdlab --topology host, an EXIT trap that stops what the test started in the background
@@ -28,11 +28,14 @@ fwdstat=$top/build/lab/bin/fwdstat
 [ -x "$fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
 
 # bg NAME CMD...: CMD in its own process group (as a terminal job), output in $tmp/NAME.out,
-# exit status in $tmp/NAME.rc when it ends; sets BG (its pid).
+# exit status in $tmp/NAME.rc when it ends; sets BG (its pid, the group's id). bash starts
+# `&` jobs with SIGINT ignored, and an ignored signal stays ignored in every program below;
+# perl (perl-base is essential in Debian) puts SIGINT back to default, as a terminal has it.
 bg() {
 	local name=$1
 	shift
-	setsid bash -c '"$@" >"$0.out" 2>&1; echo $? >"$0.rc"' "$tmp/$name" "$@" &
+	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
+		bash -c '"$@" >"$0.out" 2>&1; echo $? >"$0.rc"' "$tmp/$name" "$@" &
 	BG=$!
 	bg_pids+=("$BG")
 }
@@ -104,8 +107,8 @@ leftovers() {
 	[ -z "$procs" ] || printf '%s\n' "$procs"
 	find "$tmp" -type s -printf 'socket %p\n' 2>/dev/null || true
 	if [ -e "$FWDLAB_STATE" ]; then echo "state folder $FWDLAB_STATE"; fi
-	ls -d "/var/run/dpdk/vfwd-$prefix" "/var/run/dpdk/tgen-$prefix" 2>/dev/null |
-		sed 's/^/dpdk runtime /' || true
+	find /var/run/dpdk -maxdepth 1 \( -name "vfwd-$prefix" -o -name "tgen-$prefix" \) \
+		-printf 'dpdk runtime %p\n' 2>/dev/null || true
 	find /dev/hugepages -maxdepth 1 \( -name "vfwd-${prefix}*" -o -name "tgen-${prefix}*" \) \
 		-printf 'hugepage file %p\n' 2>/dev/null || true
 }
