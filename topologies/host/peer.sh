@@ -79,12 +79,14 @@ peer_trial_hooks() {
 }
 
 # peer_stop: the running peer, if any, and its state; the sockets it served are stale then.
+# (vfwd's own sockets, when vfwd is the DUT, are left alone.)
 peer_stop() {
 	if peer_is_dut; then
 		say "stopping peer backend $(peer_current)"
 		peer_do stop >&2 || warn "peers/backend $(peer_current) stop failed"
+		rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock"
 	fi
-	rm -rf "${STATE:?}/peer" "$STATE/peer.failed" "$STATE/run/port0.sock" "$STATE/run/port1.sock"
+	rm -rf "${STATE:?}/peer" "$STATE/peer.failed"
 }
 
 # topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
