@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2034,SC2154 # top is set by the sourcing test; T and N_* by peers' lib
+# shellcheck disable=SC2034,SC2154,SC1091 # top: the sourcing test; T, N_*: peers/tests/lib.sh
 # Shared by tests/host_peer_*.sh (source it; it is not a test): a host lab of the test's own
 # (private state and results under $T, taken down on exit) and
 #   peer_forwards NAME EXPECT
