@@ -95,14 +95,25 @@ our_procs() {
 		grep -vx -e "$$" -e "$BASHPID" || true
 }
 
-# leftovers: what the lab left of itself: processes, sockets, DPDK runtime and hugepage
-# files of its file prefix, its state folder. Empty when nothing is left.
+# leftovers: what the lab left of itself, after 5 s for processes on their way out.
 leftovers() {
+	local i left
+	for i in 1 2 3 4 5 6; do
+		left=$(leftovers_now)
+		if [ -z "$left" ] || [ "$i" -eq 6 ]; then break; fi
+		sleep 1
+	done
+	[ -z "$left" ] || printf '%s\n' "$left"
+}
+
+# leftovers_now: what the lab left of itself: processes, sockets, DPDK runtime and hugepage
+# files of its file prefix, its state folder. Empty when nothing is left.
+leftovers_now() {
 	local prefix procs
 	prefix=$(printf '%s' "$FWDLAB_STATE" | md5sum | cut -c1-8)
 	procs=$(our_procs | while read -r p; do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = bash ] && grep -qF faults_host "/proc/$p/cmdline" 2>/dev/null && continue
-		printf 'process %s: %s\n' "$p" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-100)"
+		c=$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c1-100) || continue
+		[ -n "$c" ] && printf 'process %s: %s\n' "$p" "$c"
 	done)
 	[ -z "$procs" ] || printf '%s\n' "$procs"
 	find "$tmp" -type s -printf 'socket %p\n' 2>/dev/null || true

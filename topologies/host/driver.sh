@@ -112,11 +112,21 @@ topo_dut_faults_since() {
 	fi
 }
 
-# topo_dut_settle: while the supervisor restarts vfwd, wait (60 s at most) until it answers.
+# topo_dut_settle: while the supervisor restarts vfwd, wait (60 s at most) until it answers
+# and the supervisor has recorded the restart.
 topo_dut_settle() {
 	pid_alive "$STATE/vfwd-supervisor.pid" || return 1
-	vfwd_answers && return 0
-	wait_until 60 "vfwd (restarted by its supervisor)" vfwd_answers
+	vfwd_settled && return 0
+	wait_until 60 "vfwd (restarted by its supervisor)" vfwd_settled
+}
+
+# vfwd_settled: vfwd answers and every recorded exit has its restart record.
+vfwd_settled() {
+	vfwd_answers || return 1
+	[ -s "$(vfwd_events)" ] || return 0
+	jq -se '(map(select(.event == "exit")) | length) <=
+		(map(select(.event == "restarted" or .event == "gave-up")) | length)' \
+		"$(vfwd_events)" >/dev/null
 }
 
 vfwd_gave_up_note() {
