@@ -113,7 +113,7 @@ exp_one() {
 	if [ "$rc" -ne 0 ]; then
 		die "[$EXP_DONE/$EXP_TOTAL] $desc failed (status $rc, $dir); resume with --resume $EXP_DIR"
 	fi
-	fig=$(jq -r 'if .ndr then "NDR \(.ndr.rate_pps | floor) pps, PDR \(.pdr.rate_pps | floor) pps"
+	fig=$(jq -r 'def ge(r): if r.limited_by == "generator" then ">=" else "" end; if .ndr then "NDR \(ge(.ndr))\(.ndr.rate_pps | floor) pps, PDR \(ge(.pdr))\(.pdr.rate_pps | floor) pps"
 		else "rx \(.trial.rx_pps // 0 | floor) pps" end' "$dir/tgen.json" 2>/dev/null || echo '?')
 	say "[$EXP_DONE/$EXP_TOTAL] $desc: $fig ($(basename "$dir"))"
 }

@@ -45,6 +45,23 @@ samples_add(struct samples *s, double v)
 	return 0;
 }
 
+/* A figure with a generator-bound value in either group gets no faster/slower verdict. */
+static int
+fig_gen_bound(const struct cmp_fig *f, size_t a, size_t b)
+{
+	return f->g[a].nbound > 0 || f->g[b].nbound > 0;
+}
+
+int
+cmp_any_gen_bound(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nfigs; i++)
+		for (size_t g = 0; g < c->ngroups; g++)
+			if (c->figs[i].g[g].nbound > 0)
+				return 1;
+	return 0;
+}
+
 static long
 profile_index(struct cmp *c, const char *key)
 {
@@ -157,14 +174,17 @@ rt_seen_before(const struct rt_dump *d, size_t t, size_t i)
 
 /* A rate figure exists only once some run has it (NDR runs, or fixed-rate runs). */
 static int
-rate_add(struct cmp *c, size_t profile, enum fig_kind kind, int g, double v)
+rate_add(struct cmp *c, size_t profile, enum fig_kind kind, int g, double v, int bound)
 {
 	struct cmp_fig *f;
 
 	if (isnan(v))
 		return 0;
 	f = fig_get(c, profile, kind, "");
-	return f == NULL ? -ENOMEM : samples_add(&f->g[g], v);
+	if (f == NULL)
+		return -ENOMEM;
+	f->g[g].nbound += bound ? 1 : 0;
+	return samples_add(&f->g[g], v);
 }
 
 static int
@@ -176,9 +196,9 @@ cmp_add_run(struct cmp *c, const struct run *r, const struct cmp_opts *o)
 
 	if (p < 0)
 		return (int)p;
-	if (rate_add(c, (size_t)p, FIG_NDR, g, r->ndr_pps) != 0 ||
-	    rate_add(c, (size_t)p, FIG_PDR, g, r->pdr_pps) != 0 ||
-	    rate_add(c, (size_t)p, FIG_RX, g, r->rx_pps) != 0)
+	if (rate_add(c, (size_t)p, FIG_NDR, g, r->ndr_pps, r->ndr_gen_bound) != 0 ||
+	    rate_add(c, (size_t)p, FIG_PDR, g, r->pdr_pps, r->pdr_gen_bound) != 0 ||
+	    rate_add(c, (size_t)p, FIG_RX, g, r->rx_pps, r->rx_gen_bound) != 0)
 		return -ENOMEM;
 	for (size_t t = 0; t < r->rt.n; t++) {
 		const struct rt_thread *th = &r->rt.threads[t];
@@ -337,7 +357,10 @@ cmp_table(const struct cmp *c, int nodes, struct table *t)
 		for (size_t g = 0, k = col; g < c->ngroups; g++, k += 2) {
 			s[g] = stats_summarize(f->g[g].v, f->g[g].n);
 			fmt_value(buf, sizeof(buf), f->kind, s[g].median, s[g].median);
-			table_set(t, (size_t)r, k, "%s", buf);
+			if (f->g[g].nbound > 0)
+				table_set(t, (size_t)r, k, ">=%s*", buf);
+			else
+				table_set(t, (size_t)r, k, "%s", buf);
 			fmt_range(buf, sizeof(buf), f->kind, &s[g]);
 			table_set(t, (size_t)r, k + 1, "%s", buf);
 		}
@@ -350,7 +373,9 @@ cmp_table(const struct cmp *c, int nodes, struct table *t)
 			fmt_pct(buf, sizeof(buf), stats_delta(s[c->base].median, s[g].median), 1);
 			table_set(t, (size_t)r, k++, "%s", buf);
 			table_set(t, (size_t)r, k++, "%s",
-				  verdict_word(v, fig_higher_is_better(f->kind)));
+				  fig_gen_bound(f, c->base, g)
+					  ? CMP_GEN_VERDICT
+					  : verdict_word(v, fig_higher_is_better(f->kind)));
 		}
 	}
 	return 0;
@@ -368,7 +393,7 @@ cmp_geomean(const struct cmp *c, size_t group, enum fig_kind kind, size_t *nprof
 		const struct cmp_fig *f = &c->figs[i];
 		double b, x;
 
-		if (f->kind != kind)
+		if (f->kind != kind || fig_gen_bound(f, c->base, group))
 			continue;
 		b = stats_median(f->g[c->base].v, f->g[c->base].n);
 		x = stats_median(f->g[group].v, f->g[group].n);
@@ -436,6 +461,11 @@ cmp_print_md(const struct cmp *c, FILE *f)
 	if (cmp_table(c, 0, &t) == 0)
 		table_md(&t, f);
 	table_free(&t);
+	if (cmp_any_gen_bound(c))
+		fprintf(f,
+			"\n%s: the DUT forwards at least this much; no faster/slower verdict "
+			"and no geometric mean from such a figure.\n",
+			CMP_GEN_FOOTNOTE);
 	fprintf(f, "\n");
 	cmp_print_geomeans(c, f, 0);
 	fprintf(f, "\n## Nodes (worker threads)\n\n");
@@ -470,6 +500,7 @@ put_summary_json(FILE *f, const struct samples *s)
 	json_put_num(f, sm.max);
 	fputs(", \"rel_spread\": ", f);
 	json_put_num(f, sm.rel_spread);
+	fprintf(f, ", \"generator_bound\": %s", s->nbound > 0 ? "true" : "false");
 	fputs(", \"values\": [", f);
 	for (size_t i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
@@ -510,8 +541,10 @@ put_fig_json(const struct cmp *c, const struct cmp_fig *fg, FILE *f)
 		fputs(": {\"delta\": ", f);
 		json_put_num(f, stats_delta(base.median, x.median));
 		fprintf(f, ", \"verdict\": \"%s\"}",
-			verdict_word(stats_verdict(&base, &x, c->min_delta),
-				     fig_higher_is_better(fg->kind)));
+			fig_gen_bound(fg, c->base, g)
+				? CMP_GEN_VERDICT
+				: verdict_word(stats_verdict(&base, &x, c->min_delta),
+					       fig_higher_is_better(fg->kind)));
 	}
 	fputs("}}", f);
 }

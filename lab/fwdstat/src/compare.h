@@ -18,7 +18,11 @@ enum fig_kind { FIG_NDR, FIG_PDR, FIG_RX, FIG_CPP, FIG_VPC };
 struct samples {
 	double *v;
 	size_t n, cap;
+	size_t nbound; /* values the generator, not the DUT, bounded (lower bounds) */
 };
+
+#define CMP_GEN_FOOTNOTE "* bounded by the generator, not the DUT"
+#define CMP_GEN_VERDICT "no verdict: generator-bound"
 
 struct cmp_fig {
 	size_t profile;
@@ -61,6 +65,8 @@ void cmp_print_md(const struct cmp *c, FILE *f);
 void cmp_print_groups(const struct cmp *c, FILE *f, int html);
 void cmp_print_json(const struct cmp *c, FILE *f);
 void cmp_print_summary_html(const struct cmp *c, FILE *f);
+/* True when some rate cell is generator-bound (then the tables need CMP_GEN_FOOTNOTE). */
+int cmp_any_gen_bound(const struct cmp *c);
 const char *fig_name(enum fig_kind k);
 
 #endif

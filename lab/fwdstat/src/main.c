@@ -380,6 +380,8 @@ cmd_sweep(int argc, char **argv)
 		       s->link_bps / 1e9);
 		table_md(&t, stdout);
 		table_free(&t);
+		if (sweep_any_gen_bound(s))
+			printf("\n%s: the DUT forwards at least this much.\n", CMP_GEN_FOOTNOTE);
 	}
 	if (s != NULL)
 		sweep_free(s);

@@ -291,6 +291,25 @@ write_table(FILE *md, FILE *html, const char *title, struct table *t)
 	table_html(t, html);
 }
 
+/* The note under a table with generator-bound cells (`>=X*`). */
+static void
+gen_footnote(FILE *md, FILE *html, const char *more)
+{
+	fprintf(md, "%s: the DUT forwards at least this much%s.\n\n", CMP_GEN_FOOTNOTE, more);
+	fprintf(html, "<p class=\"note\">%s: the DUT forwards at least this much%s.</p>\n",
+		CMP_GEN_FOOTNOTE, more);
+}
+
+static int
+camp_gen_bound(const struct runset *rs, const char *camp)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (strcmp(rs->v[i].campaign, camp) == 0 &&
+		    (rs->v[i].ndr_gen_bound || rs->v[i].pdr_gen_bound))
+			return 1;
+	return 0;
+}
+
 /* Every run of the campaign, complete or not, with its rates. */
 static int
 runs_table(const struct runset *rs, const char *camp, struct table *t)
@@ -317,8 +336,10 @@ runs_table(const struct runset *rs, const char *camp, struct table *t)
 		table_set(t, (size_t)row, 2, "%s", r->group);
 		table_set(t, (size_t)row, 3, "%s", r->profile_key);
 		table_set(t, (size_t)row, 4, "%s", r->dut);
-		table_set(t, (size_t)row, 5, "%s", fmt_pps(a, sizeof(a), r->ndr_pps));
-		table_set(t, (size_t)row, 6, "%s", fmt_pps(b, sizeof(b), r->pdr_pps));
+		table_set(t, (size_t)row, 5, "%s%s%s", r->ndr_gen_bound ? ">=" : "",
+			  fmt_pps(a, sizeof(a), r->ndr_pps), r->ndr_gen_bound ? "*" : "");
+		table_set(t, (size_t)row, 6, "%s%s%s", r->pdr_gen_bound ? ">=" : "",
+			  fmt_pps(b, sizeof(b), r->pdr_pps), r->pdr_gen_bound ? "*" : "");
 		table_set(t, (size_t)row, 7, "%s", r->started_at);
 		table_set(t, (size_t)row, 8, "%s", r->failure);
 	}
@@ -378,6 +399,9 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 		cmp_print_groups(&c, html, 1);
 	if (have_cmp && cmp_table(&c, 0, &t) == 0) {
 		write_table(md, html, "Rates per group", &t);
+		if (cmp_any_gen_bound(&c))
+			gen_footnote(md, html,
+				     "; no faster/slower verdict and no geometric mean from it");
 		cmp_print_summary_html(&c, html);
 	}
 	table_free(&t);
@@ -387,11 +411,15 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	if (have_sweep && sweep_table(sw, &t) == 0)
 		write_table(md, html, "NDR per frame size", &t);
 	table_free(&t);
+	if (have_sweep && sweep_any_gen_bound(sw))
+		gen_footnote(md, html, "; its point in the NDR plot is a lower bound");
 	fputs("## Plots\n\n", md);
 	fputs("<h2>Plots</h2>\n", html);
 	write_plots(md, html, co);
 	if (runs_table(rs, camp, &t) == 0)
 		write_table(md, html, "Runs", &t);
+	if (camp_gen_bound(rs, camp))
+		gen_footnote(md, html, "");
 	table_free(&t);
 	if (!have_cmp && !have_sweep)
 		fputs("<p>No complete runs.</p>\n", html);

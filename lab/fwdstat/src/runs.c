@@ -106,8 +106,12 @@ run_read_tgen(struct run *r, char *err, size_t errlen)
 	r->has_tgen = 1;
 	r->ndr_pps = json_num(j, "ndr.rate_pps", NAN);
 	r->pdr_pps = json_num(j, "pdr.rate_pps", NAN);
-	if (strcmp(json_str(j, "mode", ""), "run") == 0)
+	r->ndr_gen_bound = strcmp(json_str(j, "ndr.limited_by", "dut"), "generator") == 0;
+	r->pdr_gen_bound = strcmp(json_str(j, "pdr.limited_by", "dut"), "generator") == 0;
+	if (strcmp(json_str(j, "mode", ""), "run") == 0) {
 		r->rx_pps = json_num(j, "trial.rx_pps", NAN);
+		r->rx_gen_bound = json_num(j, "trial.generator_limited", 0) != 0;
+	}
 	r->link_bps = json_num(j, "link_bps", NAN);
 	if (isnan(r->frame_size))
 		r->frame_size = json_num(j, "profile.frame_size", NAN);

@@ -18,6 +18,9 @@ struct run {
 	double frame_size, flows, link_bps;
 	double ndr_pps, pdr_pps; /* NaN when tgen.json lacks them */
 	double rx_pps;		 /* mode "run": the trial's received rate, else NaN */
+	/* ndr.limited_by / pdr.limited_by is "generator" (missing: old JSON, the DUT); mode
+	 * "run": trial.generator_limited. The rate is then a lower bound of the DUT's. */
+	int ndr_gen_bound, pdr_gen_bound, rx_gen_bound;
 	char started_at[32];
 	struct rt_dump rt;
 };

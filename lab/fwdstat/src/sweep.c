@@ -56,6 +56,17 @@ sweep_add(struct sweep *s, const struct run *r)
 	if (vec_reserve(&sm->v, &sm->cap, sm->n, sizeof(*sm->v)) != 0)
 		return -ENOMEM;
 	sm->v[sm->n++] = r->ndr_pps;
+	sm->nbound += r->ndr_gen_bound ? 1 : 0;
+	return 0;
+}
+
+int
+sweep_any_gen_bound(const struct sweep *s)
+{
+	for (size_t z = 0; z < s->nsizes; z++)
+		for (size_t d = 0; d < s->nduts; d++)
+			if (s->ndr[z][d].nbound > 0)
+				return 1;
 	return 0;
 }
 
@@ -144,9 +155,11 @@ sweep_table(const struct sweep *s, struct table *t)
 
 			if (sm->n == 0)
 				continue;
-			table_set(t, (size_t)r, 2 + 2 * d, sm->n > 1 ? "%.3f (n=%zu)" : "%.3f",
-				  m / 1e6, sm->n);
-			table_set(t, (size_t)r, 3 + 2 * d, "%.1f %%", 100 * m / line);
+			table_set(t, (size_t)r, 2 + 2 * d,
+				  sm->n > 1 ? "%s%.3f%s (n=%zu)" : "%s%.3f%s",
+				  sm->nbound ? ">=" : "", m / 1e6, sm->nbound ? "*" : "", sm->n);
+			table_set(t, (size_t)r, 3 + 2 * d, "%s%.1f %%%s", sm->nbound ? ">=" : "",
+				  100 * m / line, sm->nbound ? "*" : "");
 		}
 	}
 	return 0;
@@ -186,7 +199,7 @@ sweep_print_json(const struct sweep *s, FILE *f)
 			json_put_num(f, su.max);
 			fputs(", \"line_ratio\": ", f);
 			json_put_num(f, su.median / line);
-			fputs("}", f);
+			fprintf(f, ", \"generator_bound\": %s}", sm->nbound ? "true" : "false");
 		}
 		fputs(z + 1 < s->nsizes ? "}},\n" : "}}\n", f);
 	}

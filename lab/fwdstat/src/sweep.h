@@ -29,5 +29,7 @@ int sweep_build(const struct runset *rs, const char *campaign, double link_bps, 
 void sweep_free(struct sweep *s);
 int sweep_table(const struct sweep *s, struct table *t);
 void sweep_print_json(const struct sweep *s, FILE *f);
+/* True when some cell holds a generator-bound NDR (then print CMP_GEN_FOOTNOTE). */
+int sweep_any_gen_bound(const struct sweep *s);
 
 #endif
