@@ -56,7 +56,7 @@ check "group A ran vfwd, group B testpmd-io (meta.json dut.backend)" \
 check "the table names both DUTs" \
 	bash -c 'grep -q "group A (base): 1 run, DUT vfwd" "$1" && grep -q "group B: 1 run, DUT testpmd-io" "$1"' _ "$cmp_out"
 check "the table has a rate row with figures for both" \
-	grep -Eq '^\| udp/64B \| rx rate \(pps\) +\| +[0-9.]+ k? *\|.*\| +[0-9.]+ k? *\|' "$cmp_out"
+	awk -F'|' '$2 ~ /udp\/64B/ && $3 ~ /rx rate/ && $4 ~ /[0-9]/ && $6 ~ /[0-9]/ { f = 1 } END { exit !f }' "$cmp_out"
 check "node rows: clocks/packet for vfwd, '-' for the peer" \
 	grep -Eq '^\| udp/64B \| ip4-lookup +\| clocks/packet \| +[0-9.]+ \|.*\| +- \|' "$cmp_out"
 
