@@ -6,14 +6,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [ -n "$pid" ]; then kill_wait "$pid"; fi
-	dpdk_runtime_cleanup "vfwd-cli-$$"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+vfwd_test_setup "vfwd-cli-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 check() { # name command...
 	local name=$1

@@ -6,14 +6,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [ -n "$pid" ]; then kill_wait "$pid"; fi
-	dpdk_runtime_cleanup "vfwd-sock-$$"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+vfwd_test_setup "vfwd-sock-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 state() { ctl show ip fib; ctl show ip neighbors; ctl show features; }
 

@@ -52,3 +52,18 @@ dpdk_runtime_cleanup() {
 		rm -rf -- "$base/dpdk/$p"
 	done
 }
+
+# vfwd_test_setup PREFIX...: the set-up of a test that runs one vfwd at a time: $tmp, an
+# empty $pid (set it to vfwd's pid), and an EXIT trap that stops that vfwd, removes the
+# DPDK runtime folders of the given file prefixes, and removes $tmp.
+vfwd_test_setup() {
+	vfwd_test_prefixes=("$@")
+	tmp=$(mktemp -d)
+	pid=""
+	trap vfwd_test_cleanup EXIT
+}
+vfwd_test_cleanup() {
+	if [ -n "$pid" ]; then kill_wait "$pid"; fi
+	dpdk_runtime_cleanup "${vfwd_test_prefixes[@]}"
+	rm -rf "$tmp"
+}

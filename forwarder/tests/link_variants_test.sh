@@ -6,14 +6,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [ -n "$pid" ]; then kill_wait "$pid"; fi
-	dpdk_runtime_cleanup "vfwd-var-$$"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+vfwd_test_setup "vfwd-var-$$"
 root=$top/build/vfwd
 for v in default interposable bsymbolic; do
 	if [ ! -x "$root/$v/bin/vfwd" ]; then

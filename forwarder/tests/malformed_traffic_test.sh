@@ -9,16 +9,9 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-pid=""
+vfwd_test_setup "vfwd-bad-$$-1" "vfwd-bad-$$-2"
 soak=${SOAK_SECONDS:-6}
 n_frames=1200
-cleanup() {
-	if [ -n "$pid" ]; then kill_wait "$pid"; fi
-	dpdk_runtime_cleanup "vfwd-bad-$$-1" "vfwd-bad-$$-2"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }

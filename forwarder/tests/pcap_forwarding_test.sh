@@ -6,14 +6,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	if [ -n "$pid" ]; then kill_wait "$pid"; fi
-	dpdk_runtime_cleanup "vfwd-pcap-$$"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+vfwd_test_setup "vfwd-pcap-$$"
 
 count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
 err_count() { # node reason
