@@ -5,27 +5,16 @@
 # fwdlab --topology host, an EXIT trap that stops what the test started in the background
 # (bg_pids, by process group), takes the lab down, unmounts $tmp/results when the test
 # mounted it, and removes $tmp.
-tmp=$(mktemp -d)
-export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
+HOST_LAB_KEEP=${FAULTS_KEEP:-0}
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
 unset FWDLAB_FAULT FWDLAB_ON_FAULT
 bg_pids=()
-lab() { "$top/lab/fwdlab" --topology host "$@"; }
-faults_cleanup() {
+host_lab_extra_cleanup() {
 	local p
 	for p in "${bg_pids[@]}"; do kill -TERM -- -"$p" 2>/dev/null || true; done
-	lab down >/dev/null 2>&1 || true
-	if mountpoint -q "$tmp/results" 2>/dev/null; then umount "$tmp/results" || true; fi
-	if [ "${FAULTS_KEEP:-0}" = 1 ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
 }
-trap faults_cleanup EXIT
-for need in "$top/build/vfwd/default/bin/vfwd" "$top/build/tgen/bin/tgen"; do
-	if [ ! -x "$need" ]; then
-		echo "# $need is missing: building it"
-		make -s -C "$top" forwarder tgen >&2
-	fi
-done
 fwdstat=$top/build/lab/bin/fwdstat
-[ -x "$fwdstat" ] || make -s -C "$top/lab/fwdstat" >/dev/null
 
 # bg NAME CMD...: CMD in its own process group (as a terminal job), output in $tmp/NAME.out,
 # exit status in $tmp/NAME.rc when it ends; sets BG (its pid, the group's id). bash starts

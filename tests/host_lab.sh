@@ -2,8 +2,9 @@
 # shellcheck disable=SC2034,SC2154 # tmp is read by the sourcing test, which sets top
 # Set-up shared by the host-topology tests (source after tests/tap.sh): a private lab state
 # and results folder under $tmp, `lab` = fwdlab --topology host, the builds the lab needs,
-# and an EXIT trap that takes the lab down and removes $tmp. A test that needs more cleanup
-# defines host_lab_extra_cleanup before its first command that may fail.
+# and an EXIT trap that takes the lab down, unmounts $tmp/results if a test mounted a file
+# system there, and removes $tmp (kept when HOST_LAB_KEEP=1). A test that needs more
+# cleanup defines host_lab_extra_cleanup, which runs first.
 tmp=$(mktemp -d)
 export FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results FWDLAB_NO_INSTALL=1
 lab() { "$top/lab/fwdlab" --topology host "$@"; }
@@ -11,7 +12,8 @@ host_lab_extra_cleanup() { :; }
 host_lab_cleanup() {
 	host_lab_extra_cleanup || true
 	lab down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
+	if mountpoint -q "$tmp/results" 2>/dev/null; then umount "$tmp/results" || true; fi
+	if [ "${HOST_LAB_KEEP:-0}" = 1 ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap host_lab_cleanup EXIT
 host_lab_need() {
