@@ -110,9 +110,9 @@ kv_get() {
 	printf '%s' "$v"
 }
 
-# kv_check FILE [KEYS...]: prints one FILE:LINE: message per error and fails unless the
-# topology file is valid for $TOPOLOGY (host; anything else is a VM topology). The keys a
-# driver passes are not needed: which keys exist, and what their values may be, is fwdstat's.
+# kv_check FILE: prints one FILE:LINE: message per error and fails unless the topology file
+# is valid for $TOPOLOGY (host; anything else is a VM topology). Which keys exist, and what
+# their values may be, is fwdstat's (`fwdstat topology check`).
 kv_check() {
 	local tool kind=vm
 	tool=$(kv_tool) || return 1

@@ -8,20 +8,13 @@
 # shellcheck source=lab/lib/libvirt.sh
 . "$LAB_DIR/lib/libvirt.sh"
 
-B2B_KEYS="nodes links data_mtu mgmt_subnet host_cpus tgen_link pci_slot.mgmt pci_slot.port0 \
-pci_slot.port1"
-B2B_NODE_KEYS="uri image role vcpus memory_mib forwarding_vcpus mgmt_host ssh_proxy"
 GUEST_RUN=/var/tmp/fwdlab
 
 topo_conf_check() {
-	local keys=$B2B_KEYS node k nodes
+	local node k nodes
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
+	kv_check "$TOPO_CONF" >&2 || die "bad topology file (see above)"
 	nodes=$(kv_get "$TOPO_CONF" nodes)
-	for node in $nodes; do
-		for k in $B2B_NODE_KEYS; do keys+=" $node.$k"; done
-	done
-	# shellcheck disable=SC2086 # a list of keys
-	kv_check "$TOPO_CONF" $keys >&2 || die "bad topology file (see above)"
 	for node in $nodes; do
 		for k in role vcpus memory_mib mgmt_host image; do
 			[ -n "$(kv_get "$TOPO_CONF" "$node.$k")" ] || die "$TOPO_CONF: $node.$k is missing"
