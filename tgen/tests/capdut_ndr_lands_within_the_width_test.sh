@@ -12,7 +12,7 @@ cap=10000
 start_capdut --pps "$cap" --depth 64
 hook_log=$tmp/hooks.log
 rc=0
-tgen ndr --max-rate 20kpps --min-rate 1kpps --width 0.5% --trial-duration 0.5 \
+tgen ndr --max-rate 20kpps --min-rate 1kpps --width 0.5% --rate-tolerance 0.5% --trial-duration 0.5 \
 	--final-duration 2 --drain 0.5 --json "$tmp/ndr.json" \
 	--pre-trial "echo pre \$TGEN_TRIAL_INDEX \$TGEN_TRIAL_PHASE \$TGEN_TRIAL_RATE_PPS >>$hook_log" \
 	--post-trial "echo post \$TGEN_TRIAL_INDEX \$TGEN_TRIAL_LOSS_RATIO >>$hook_log" || rc=$?
