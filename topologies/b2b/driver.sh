@@ -430,24 +430,28 @@ net_up() { # URI NAME XMLFILE
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE/xml"
+	# The images first: the probe boots their kernel (a fresh machine may have none in /boot).
+	if ! images_present; then
+		say "VM images missing: building them (make images)"
+		make -C "$TOP" images || die "make images failed (its output is above)"
+	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
 		say "probing KVM (time-boxed)"
-		kvm_probe >"$STATE/accel"
+		kvm_probe >"$STATE/accel.tmp" || die "the KVM probe failed"
+		mv -f "$STATE/accel.tmp" "$STATE/accel"
 	fi
 	accel=$(topo_accel)
 	if [ "$accel" = tcg ]; then
 		warn "KVM cannot run guests here: using TCG (software emulation)."
 		warn "TCG proves the data path; its packet rates are not performance figures."
 		SMOKE=1
+	else
+		say "KVM runs guests here: using it"
 	fi
 	topo_plan
 	# shellcheck source=/dev/null
 	. "$STATE/plan.env"
-	if ! images_present; then
-		say "VM images missing: building them (make images)"
-		make -C "$TOP" images || die "make images failed"
-	fi
 	# The lab's folder holds its private ssh key: others may pass through it (QEMU, as
 	# libvirt-qemu, opens the disks and seeds in it) but not list or read it.
 	chmod 0711 "$STATE"
@@ -602,7 +606,7 @@ topo_down() {
 		rm -rf "${STATE:?}/$node.qcow2" "$STATE/$node-seed" "$STATE/$node-setup.cli" \
 			"$STATE/$node-console.log"
 	done
-	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" \
+	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" "$STATE/accel.tmp" \
 		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
 		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir"
 }
