@@ -376,7 +376,10 @@ node_files() {
 	image=$(node_image "$node")
 	disk=$STATE/$node.qcow2
 	if [ ! -s "$disk" ]; then
-		qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk" || die "qemu-img failed"
+		if ! qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk"; then
+			rm -f "$disk"
+			die "creating $node's disk $disk failed (qemu-img above; $(df -h --output=avail "$STATE" | tail -n1 | tr -d ' ') free in $STATE)"
+		fi
 	fi
 	local seed=$STATE/$node-seed fwd
 	fwd=$(kv_get "$TOPO_CONF" "$node.forwarding_vcpus")
@@ -404,6 +407,11 @@ dut_setup_cli() {
 			[[ $line != *@*@* ]] || die "$TOPO_DIR/setup.cli.in: unfilled placeholder: $line"
 			echo "$line"
 		done
+}
+
+images_wanted() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do printf '%s ' "$(node_image "$node")"; done
 }
 
 images_present() {
@@ -434,6 +442,7 @@ topo_up() {
 	if ! images_present; then
 		say "VM images missing: building them (make images)"
 		make -C "$TOP" images || die "make images failed (its output is above)"
+		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
 	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
@@ -467,10 +476,16 @@ topo_up() {
 	topo_xml "$STATE/xml"
 	local i nlinks
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
-	local uris=()
+	local uris=() err
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
 		[[ " ${uris[*]} " == *" $uri "* ]] || uris+=("$uri")
+	done
+	for uri in "${uris[@]}"; do
+		# Every libvirt the lab uses answers before anything is defined on any of them.
+		if ! err=$(vsh "$uri" version 2>&1 >/dev/null); then
+			die "libvirt at $uri does not answer (virsh: ${err:-no message}); fwdlab host-setup starts the local one"
+		fi
 	done
 	for uri in "${uris[@]}"; do
 		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml"
@@ -581,6 +596,8 @@ topo_down() {
 				vsh "$uri" undefine "$dom" >/dev/null || warn "undefine $dom failed"
 			say "removed domain $dom"
 		fi
+		# libvirt keeps a domain's QEMU log after undefine; the lab made it, down removes it.
+		if uri_is_local "$uri"; then rm -f "/var/log/libvirt/qemu/$dom.log"*; fi
 	done
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
 	for uri in "${uris[@]}"; do
