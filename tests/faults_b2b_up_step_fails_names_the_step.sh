@@ -36,7 +36,7 @@ done
 # topo URI: the b2b topology with small guests, stand-in images and the given URI.
 topo() {
 	sed -e "s|^\([a-z]*\)\.image = .*|\1.image = $tmp/img/\1.qcow2|" \
-		-e 's|^\([a-z]*\)\.memory_mib = .*|\1.memory_mib = 64|' \
+		-e 's|^\([a-z]*\)\.memory_mib = .*|\1.memory_mib = 128|' \
 		-e "s|^\([a-z]*\)\.uri = .*|\1.uri = $1|" "$top/topologies/b2b/topology.conf"
 }
 # make_lab LOG: `make lab` as a user types it; its exit status.
