@@ -162,7 +162,7 @@ fi
 check "make lab built vfwd, tgen and both images in the clone" \
 	eval '[ -x "$top/build/vfwd/default/bin/vfwd" ] && [ -x "$top/build/tgen/bin/tgen" ] &&
 		[ -s "$top/images/out/dut.qcow2" ] && [ -s "$top/images/out/tg.qcow2" ]'
-run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' | head -n1)
+run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' -print -quit)
 check "results folder is results/<UTC>-b2b-smoke/ndr-udp-1500" \
 	eval '[[ $(basename "$(dirname "$run")") =~ ^[0-9]{8}T[0-9]{6}Z-b2b-smoke$ ]]'
 check "ndr run is complete" eval '[ "$(jq -r .status "$run/meta.json")" = complete ]'
@@ -260,7 +260,7 @@ check "no listener of libvirtd, virtlogd, dnsmasq or the lab's QEMUs, none on $s
 	[ -z "$ours" ]
 
 stage "bidirectional trial" lab run --smoke --label smoke --bidir --rate 2000 --duration 3 --run bidir || true
-bidir=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'bidir*' | head -n1)
+bidir=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'bidir*' -print -quit)
 for node in port0-rx port1-rx port0-tx port1-tx; do
 	check "bidir: $node has vectors > 0 (packets cross the DUT both ways)" \
 		eval '[ "$(runtime_vectors "$bidir/show_runtime.txt" "$node")" -gt 0 ]'
@@ -275,7 +275,7 @@ stage "make swap" make -s -C "$top" swap DUT_BUILD="$tmp/b/build/vfwd/debug" || 
 check "show version names the swapped build" \
 	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
 stage "make dump" make -s -C "$top" dump || true
-d=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dump*' | head -n1)
+d=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dump*' -print -quit)
 check "dump after swap records the new build in meta.json" \
 	eval '[ "$(jq -r .dut.build_label "$d/meta.json")" = "$label" ]'
 for f in show_runtime.txt show_errors.txt show_interfaces.txt show_version.txt xstats.txt dmesg.txt; do
@@ -300,7 +300,7 @@ wait "$job" || rc=$?
 job=""
 echo "# stage vfwd killed mid-NDR: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
 sed 's/^/#   /' "$tmp/killed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 12
-killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' | head -n1)
+killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' -print -quit)
 check "vfwd was killed with SIGKILL in the DUT once the second trial had begun" [ "$killed" = 1 ]
 check "fwdlab ndr exits with status 3 (a fault made the run invalid), not 0 ($rc)" [ "$rc" -eq 3 ]
 check "vfwd-killed: meta.json status invalid, failure names the restart and SIGKILL" \
@@ -316,7 +316,7 @@ check "the restarted vfwd answers and runs the swapped build" \
 	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
 stage "the next run, after the restart" \
 	lab run --smoke --label smoke --rate 2000 --duration 3 --run after-kill || true
-after=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-kill*' | head -n1)
+after=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-kill*' -print -quit)
 after_sums=$(sums "$after")
 check "after-kill: run complete, vfwd forwards again (ip4-rewrite vectors > 0, tgen rx > 0)" \
 	eval '[ "$(jq -r .status "$after/meta.json")" = complete ] &&
@@ -339,7 +339,7 @@ wait "$job" || rc=$?
 job=""
 echo "# stage DUT destroyed mid-run: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
 sed 's/^/#   /' "$tmp/destroyed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 8
-gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' | head -n1)
+gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' -print -quit)
 check "the DUT VM was destroyed during the trial" [ "$destroyed" = 1 ]
 check "fwdlab run fails ($rc) with a message naming the VM ($FWDLAB_NAME-dut)" \
 	eval '[ "$rc" -ne 0 ] && grep -q "$FWDLAB_NAME-dut" "$tmp/destroyed.log"'
