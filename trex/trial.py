@@ -72,8 +72,9 @@ def load_streams(a):
     out = {}
     for p in ports:
         try:
+            sys.argv[0] = os.path.basename(path)  # a profile's argparse usage names it
             prof = STLProfile.load(path, direction=p, port_id=p, tunables=tun)
-            out[p] = prof.get_streams()
+            out[p] = prof.get_streams() if prof is not None else None
         except TRexError as e:
             fail("profile %s refused by TRex: %s" % (path, str(e).strip()), 2)
         except SystemExit:
@@ -81,6 +82,9 @@ def load_streams(a):
                  % (path, tun), 2)
         except Exception as e:  # a profile is user code: any error refuses it
             fail("profile %s refused by TRex: %s: %s" % (path, type(e).__name__, e), 2)
+        if out[p] is None:
+            fail("profile %s refused by TRex: its tunables %s were rejected (usage above)"
+                 % (path, tun), 2)
         if not out[p]:
             fail("profile %s refused: it gives no stream for port %d" % (path, p), 2)
     return path, tun, out
