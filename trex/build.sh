@@ -48,6 +48,7 @@ if [ "${1:-}" = --print ]; then
 		[ -f "$d/.complete" ] || die "TRex not built for $tarball (sha256 $sha): run make -C trex build"
 		echo "$d"; exit 0
 	fi
+	# shellcheck disable=SC2012 # cache folders are sha256 names
 	d=$(ls -1dt "$cache_root"/*/.complete 2>/dev/null | head -1 || true)
 	[ -n "$d" ] || die "no TRex build under $cache_root: run make -C trex build"
 	dirname "$d"; exit 0

@@ -14,7 +14,7 @@ GEN_LIB_DIR=$TOP/lab/generators
 gen_list() {
 	local f
 	for f in "$GEN_LIB_DIR"/*; do
-		[ -f "$f" ] && [ -x "$f" ] || continue
+		if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi
 		case "${f##*/}" in trial-exec | *.sh | *.md) continue ;; esac
 		echo "${f##*/}"
 	done
@@ -45,7 +45,7 @@ gen_info() {
 	local f=$STATE/gen-$1/info.json
 	if [ ! -s "$f" ]; then
 		mkdir -p "$STATE/gen-$1"
-		gen_do "$1" info >"$f.tmp" 2>/dev/null && mv -f "$f.tmp" "$f" || rm -f "$f.tmp"
+		if gen_do "$1" info >"$f.tmp" 2>/dev/null; then mv -f "$f.tmp" "$f"; else rm -f "$f.tmp"; fi
 	fi
 	if [ -s "$f" ]; then jq -c '{name, version}' "$f"; else jq -nc --arg n "$1" '{name: $n, version: "?"}'; fi
 }

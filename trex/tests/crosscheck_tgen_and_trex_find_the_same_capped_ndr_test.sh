@@ -5,7 +5,7 @@
 # trials, lab/generators/trial-exec), udp 1500 B, one after the other on the same DUT.
 # Proves: both NDRs lie within 2 % of the cap and within 2 % of each other, neither is
 # bounded by its generator, and capfwd's own counters match what the generators received.
-# shellcheck disable=SC2016 # checks are eval'd
+# shellcheck disable=SC2016,SC2317 # checks are eval'd, cleanup runs from the trap
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if ! "$top/trex/build.sh" --print >/dev/null 2>&1; then

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2016 # checks are eval'd
+# shellcheck disable=SC2016,SC2034,SC2154 # checks are eval'd; top is the sourcing test's
 # contract_check NAME: the checks every generator meets (lab/generators/README.md), as TAP
 # lines through tests/tap.sh's check. The caller has exported the FWDLAB_GEN_* environment a
 # topology gives (README.md "Environment") and, for a generator with ports, a DUT that

@@ -3,6 +3,7 @@
 # every generator meets (contract.sh), and the lab's one search (tgen -- ndr --trial-exec)
 # finds the capacity of its wire within the search width; a generator that cannot offer the
 # capacity gives an NDR bounded by the generator at the rate it offered. No DPDK, no DUT.
+# shellcheck disable=SC2016,SC2317 # checks are eval'd, ndr is called by check
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=tests/tap.sh
