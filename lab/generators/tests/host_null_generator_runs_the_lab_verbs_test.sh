@@ -4,7 +4,8 @@
 # same results layout as tgen (tgen.json naming null as its tool and generator, meta.json's
 # generator, a DUT dump per trial, generator-trials.jsonl), and the one search finds the
 # capacity null's wire was given within its width. Then `run --generator tgen` is tgen's
-# again on the same vfwd, and the lab's generator is tgen again.
+# again on the same vfwd, and the lab's generator is tgen again. Last, tgen itself meets the
+# contract (contract.sh) against the lab's vfwd.
 # shellcheck disable=SC2016,SC2034 # checks are eval'd
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -12,6 +13,8 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
 . "$top/tests/host_lab.sh"
+# shellcheck source=lab/generators/tests/contract.sh
+. "$top/lab/generators/tests/contract.sh"
 run_dir() { find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
 stage "up" quiet lab up || exit 1
 export FWDLAB_NULL_CAP_PPS=20000
@@ -37,6 +40,12 @@ check "tgen runs again on the same lab, the lab's generator is tgen again, and i
 	[ "$(cat "$FWDLAB_STATE/generator")" = tgen ] &&
 	jq -e ".tool == \"tgen\" and .trial.rx_packets == .trial.tx_packets and .trial.tx_packets > 0" "$t/tgen.json" >/dev/null &&
 	jq -e ".generator.name == \"tgen\"" "$t/meta.json" >/dev/null'
+prefix=$(printf '%s' "$FWDLAB_STATE" | md5sum | cut -c1-8)
+export FWDLAB_GEN_DIR=$tmp/gen-tgen FWDLAB_GEN_PORT0=$FWDLAB_STATE/run/port0.sock \
+	FWDLAB_GEN_PORT1=$FWDLAB_STATE/run/port1.sock FWDLAB_GEN_DST_MAC0=02:00:00:00:00:01 \
+	FWDLAB_GEN_DST_MAC1=02:00:00:00:01:01 FWDLAB_GEN_LINK=10gbps \
+	FWDLAB_GEN_ARGS="-l 0,1 --main-lcore 1 --no-huge -m 512 --file-prefix tgen-$prefix"
+contract_check tgen
 stage "down" quiet lab down || true
 echo "1..$TAP_N"
 exit "$TAP_FAILED"
