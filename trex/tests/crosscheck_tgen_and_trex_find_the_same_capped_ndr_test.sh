@@ -16,7 +16,7 @@ fi
 . "$top/tests/tap.sh"
 [ -x "$top/build/trex/capfwd" ] || make -s -C "$top/trex" "$top/build/trex/capfwd" >&2
 [ -x "$top/build/tgen/bin/tgen" ] || make -s -C "$top" tgen >&2
-cap=${CROSSCHECK_CAP_PPS:-10000}
+cap=${CROSSCHECK_CAP_PPS:-5000}
 tmp=$(mktemp -d)
 id=$(basename "$tmp")
 capfwd_pid=""
