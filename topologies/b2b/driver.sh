@@ -610,6 +610,10 @@ topo_down() {
 				vsh "$uri" net-undefine "$n" >/dev/null || warn "net-undefine $n failed"
 				say "removed network $n"
 			fi
+			# libvirt 9 leaves a network's empty port folder behind in its runtime folder.
+			if uri_is_local "$uri"; then
+				rmdir "/run/libvirt/network/$n/ports" "/run/libvirt/network/$n" 2>/dev/null || true
+			fi
 		done
 	done
 	# Bridges libvirt left behind (a libvirtd that died mid-way) go too.
