@@ -92,7 +92,16 @@ check "no run was started for it, and the TRex server still runs, idle" eval '
 	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ] &&
 	[ "$(trex_pid)" = "$pid0" ] && "$top/lab/generators/trex" check >/dev/null'
 
-# 4. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
+# 4. A server that does not answer (stopped): named with its log.
+kill -STOP "$pid0"
+rc=0
+"$top/lab/generators/trex" check 3 >"$tmp/stopped.out" 2>&1 || rc=$?
+kill -CONT "$pid0"
+sed 's/^/# /' "$tmp/stopped.out" | tail -n 2
+check "a TRex server that does not answer is named, with its log" eval '
+	[ "$rc" -ne 0 ] && grep -q "TRex server at tcp://127.0.0.1:[0-9]* (pid $pid0), log $FWDLAB_GEN_DIR/server.log does not answer" "$tmp/stopped.out"'
+
+# 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
 lab run --label trex --rate 3000 --duration 10 --run killed >"$tmp/killed.out" 2>&1 &
 job=$!
 for _ in $(seq 120); do
@@ -115,7 +124,7 @@ check "the killed run keeps tgen.log and the DUT's dumps, no half-written file" 
 	[ -z "$(find "$k" -name "*.tmp*")" ]'
 check "the killed server is gone" eval '! kill -0 "$victim" 2>/dev/null'
 
-# 5. TRex meets the generator contract (start brings a fresh server up).
+# 6. TRex meets the generator contract (start brings a fresh server up).
 CONTRACT_RATE=2000 contract_check trex
 
 stage "down" quiet lab down || true
