@@ -86,6 +86,12 @@ elif [ -d "$top/linux_dpdk" ] && [ -d "$top/scripts" ]; then
 	[ -f "$bin" ] || die "build finished without $bin; see $log"
 	rm -f "$top/scripts/_t-rex-64"
 	cp "$bin" "$top/scripts/_t-rex-64"
+	# The build links its libraries into scripts/ (so/x86_64/libbpf-64.so -> the build
+	# tree): copy them in, since the build tree is not kept.
+	while read -r l; do
+		t=$(readlink -f "$l" || true)
+		if [ -f "$t" ] && [[ $t != "$top/scripts/"* ]]; then cp --remove-destination "$t" "$l"; fi
+	done < <(find "$top/scripts" -type l)
 	scripts=$top/scripts
 else
 	die "$tarball: neither a trex-core source tree (linux_dpdk/, scripts/) nor a release tree (_t-rex-64, t-rex-64)"
