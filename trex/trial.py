@@ -151,12 +151,12 @@ def do_trial(a):
         fail("trial interrupted (signal %s); TRex's ports stopped" % stopping["sig"], 130)
     except TRexError as e:
         fail("%s failed during the trial: %s" % (server_where(a), str(e).strip()))
-    # TRex's byte counters leave out the 4-byte FCS; the lab counts frames with it
-    # (HACKING.md "tgen JSON": *_bps are size * 8 * pps).
+    # TRex's byte counters count frames with their FCS (1500 B frames: 1500 a packet),
+    # as the lab does (HACKING.md "tgen JSON": *_bps are size * 8 * pps).
     tx = sum(st[p]["opackets"] for p in (0, 1))
     rx = sum(st[p]["ipackets"] for p in (0, 1))
-    txb = sum(st[p]["obytes"] for p in (0, 1)) + 4 * tx
-    rxb = sum(st[p]["ibytes"] for p in (0, 1)) + 4 * rx
+    txb = sum(st[p]["obytes"] for p in (0, 1))
+    rxb = sum(st[p]["ibytes"] for p in (0, 1))
     # port p's traffic leaves the DUT on the other port
     dirs = [{"tx_packets": st[0]["opackets"], "rx_packets": st[1]["ipackets"]},
             {"tx_packets": st[1]["opackets"], "rx_packets": st[0]["ipackets"]}]
