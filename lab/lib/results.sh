@@ -265,9 +265,12 @@ tgen_experiment() {
 tgen_failed() {
 	local mode=$1 rc=$2 df
 	if declare -F topo_dut_settle >/dev/null; then topo_dut_settle >/dev/null 2>&1 || true; fi
+	# a generator's long-lived part (TRex's server) that died is named too
+	local gone=""
+	if declare -F gen_fault_text >/dev/null; then gone=$(gen_fault_text); fi
 	if run_dut_faults; then
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
-		run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT; tgen $mode exited with status $rc"
+		run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT; tgen $mode exited with status $rc${gone:+; $gone}"
 	fi
 	# A VM of the lab is gone (b2b: destroyed, crashed): say which; the run keeps its files.
 	local down
@@ -282,8 +285,6 @@ tgen_failed() {
 	fi
 	mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
 	# a generator's long-lived part (TRex's server) died: the run is invalid as for tgen
-	local gone=""
-	if declare -F gen_fault_text >/dev/null; then gone=$(gen_fault_text); fi
 	if [ -n "$gone" ]; then
 		run_fault "$gone during the run; the trials stopped with status $rc (log: tgen.log)"
 	fi

@@ -116,6 +116,9 @@ rc=0
 wait "$job" || rc=$?
 k=$(run_dir killed)
 sed 's/^/# /' "$tmp/killed.out" | grep 'fwdlab:' | tail -n 3
+# vfwd's DPDK 22.11 net_memif server may itself die (SIGSEGV) when its client goes away
+# mid-traffic; its supervisor restarts it and the failure names both (trex/README.md)
+echo "# failure: $(jq -r .failure "$k/meta.json" 2>/dev/null)"
 check "fwdlab run exits 3 (got $rc); the run is invalid and names the TRex server" eval '
 	[ "$rc" -eq 3 ] && [ "$(status_of "$k")" = invalid ] &&
 	jq -e ".failure | test(\"TRex server\")" "$k/meta.json" >/dev/null'
