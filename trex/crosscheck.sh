@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cross-check of the two generators on a DUT with a known capacity: capfwd (tests/capfwd.c,
+# make -C trex crosscheck: cross-check of the two generators on a DUT with a known capacity: capfwd (tests/capfwd.c,
 # a forwarder that lets through at most CAP pps, 50 ms of depth) on memif ports, measured by
 # tgen (its own NDR search, memif client ports) and by TRex (the same search driving TRex's
 # trials, lab/generators/trial-exec), udp 1500 B, one after the other on the same DUT.
@@ -7,7 +7,7 @@
 # bounded by its generator, and capfwd's own counters match what the generators received.
 # shellcheck disable=SC2016,SC2317 # checks are eval'd, cleanup runs from the trap
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 if ! "$top/trex/build.sh" --print >/dev/null 2>&1; then
 	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
 	exit 77
