@@ -48,7 +48,7 @@ check "capfwd serves its two memif sockets" test -S "$tmp/m1.sock"
 search=(--size 1500 --max-rate $((2 * cap)) --min-rate $((cap / 10)) --trial-duration 1
 	--final-duration 5)
 tgen_ndr() {
-	"$top/build/tgen/bin/tgen" -l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" \
+	"$top/build/tgen/bin/tgen" -l 0,1 --main-lcore 1 --no-huge -m 512 --no-pci --file-prefix "tg-$id" \
 		--vdev "net_memif0,role=client,id=0,socket=$tmp/m0.sock,socket-abstract=no" \
 		--vdev "net_memif1,role=client,id=0,socket=$tmp/m1.sock,socket-abstract=no" \
 		-- ndr "${search[@]}" --dst-mac0 02:00:00:00:00:01 --dst-mac1 02:00:00:00:01:01 \
