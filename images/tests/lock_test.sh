@@ -49,7 +49,7 @@ publish() { # SUITE DEB...: the suite of the archive serves exactly these .debs
 }
 rootfs() { # OUT.tar: the tiny image of $LOCK_FILE, the way build-image installs a lock
 	(
-		LOCK_WHO="images: test"
+		export LOCK_WHO="images: test"
 		# shellcheck source=/dev/null
 		. "$images/lib/lock.sh"
 		lock_fetch "$LOCK_FILE" && lock_repo "$LOCK_FILE" "$tmp/repo" &&
@@ -149,8 +149,9 @@ fi
 # 6. A lock resolved for another package list is refused before anything is built.
 name=lock_for_another_package_list_is_refused
 printf 'fwdlab-hello\nfwdlab-extra\n' >"$tmp/request2"
-# shellcheck source=/dev/null
-if (export LOCK_WHO="images: test"; . "$images/lib/lock.sh"; lock_check "$LOCK_FILE" "$tmp/request2") >"$tmp/stale.log" 2>&1; then
+# shellcheck disable=SC2016 # expanded by the inner shell
+if LOCK_WHO="images: test" bash -c '. "$1/lib/lock.sh" && lock_check "$2" "$3"' _ "$images" "$LOCK_FILE" \
+	"$tmp/request2" >"$tmp/stale.log" 2>&1; then
 	tap fail "$name" "accepted"
 elif grep -q 'now requested: fwdlab-extra' "$tmp/stale.log" && grep -q "make images-lock" "$tmp/stale.log"; then
 	tap ok "$name"
