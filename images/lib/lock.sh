@@ -6,7 +6,8 @@
 #   PACKAGE VERSION ARCHITECTURE SIZE SHA256 POOL-PATH
 # after a header of '#' lines; '# request: ...' is the package list it was resolved for.
 # The .deb cache ($DEB_CACHE, default ${FWDLAB_CACHE:-/var/cache/fwdlab}/debs) holds
-# one file per .deb, named SHA256.deb; any other *.deb put there is hashed and renamed.
+# one file per .deb, named SHA256.deb (and its control fields, SHA256.control); any
+# other *.deb put there is hashed and renamed.
 #
 # Callers set LOCK_WHO (the prefix of messages, "images: dut") and may set MIRROR.
 # Functions return non-zero after printing an error; they never exit the caller.
@@ -290,7 +291,12 @@ lock_repo() {
 	lock_packages "$lock" | while IFS=$'\t' read -r p v a z h f; do
 		local deb="${p}_${v//:/%3a}_$a.deb"
 		ln -s "$DEB_CACHE/$h.deb" "$repo/$deb"
-		dpkg-deb -f "$DEB_CACHE/$h.deb" | grep -v '^$'
+		# The control fields, kept beside the .deb (SHA256.control) after the first use.
+		if [ ! -s "$DEB_CACHE/$h.control" ]; then
+			dpkg-deb -f "$DEB_CACHE/$h.deb" | grep -v '^$' >"$DEB_CACHE/$h.control.tmp$$" &&
+				mv -f "$DEB_CACHE/$h.control.tmp$$" "$DEB_CACHE/$h.control"
+		fi
+		cat "$DEB_CACHE/$h.control"
 		printf 'Filename: ./%s\nSize: %s\nSHA256: %s\n\n' "$deb" "$z" "$h"
 	done >"$repo/Packages" || { lock_err "cannot index the locked .debs"; return 1; }
 	{
