@@ -96,6 +96,15 @@ current_run() {
 	if [ -s "$f" ] && [ -d "$(cat "$f")" ]; then cat "$f"; fi
 }
 
+# dut_image_lock: the sha256 of the DUT image's package lock (images/README.md), from the
+# manifest beside the qcow2 the topology names; nothing when the DUT has no image (host).
+dut_image_lock() {
+	local node img
+	node=$(node_by_role dut) && img=$(kv_get "$TOPO_CONF" "$node.image") && [ -n "$img" ] || return 0
+	[[ $img == /* ]] || img=$TOP/$img
+	jq -r '.packages_lock.sha256 // empty' "${img%.qcow2}.manifest.json"
+}
+
 # meta_write STATUS FAILURE: (re)writes the run's meta.json atomically.
 meta_write() {
 	local status=$1 failure=$2 finished="" build
@@ -107,14 +116,15 @@ meta_write() {
 		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
-		--argjson faults "${RUN_FAULTS_JSON:-null}" '
+		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" '
 		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
 		+ (if $faults == null then {} else { faults: $faults } end)
 		+ { dut: { backend: $backend,
 			   build_label: (if $build == null then "" else ($build.label // "") end),
-			   build: $build },
+			   build: $build,
+			   image_lock_sha256: (if $image_lock == "" then null else $image_lock end) },
 		    experiment: $experiment }
 		+ (if $group == "" then {} else { group: $group } end)
 		+ { repeat: $repeat, profile: $profile, frame_size: $frame_size, flows: $flows,
@@ -151,6 +161,7 @@ run_begin() {
 	mkdir -p "$RUN_DIR/trials"
 	RUN_STARTED=$(utc_now)
 	dut_build_info >"$RUN_DIR/.build-info.json" 2>/dev/null || rm -f "$RUN_DIR/.build-info.json"
+	RUN_IMAGE_LOCK=$(dut_image_lock 2>/dev/null || true)
 	RUN_FAULTS0=$(dut_faults_count)
 	RUN_FAULTS_JSON=""
 	meta_write incomplete "started, not finished" || die "run $RUN_DIR not started"
