@@ -34,6 +34,7 @@ plugins:
 
 relocs:
 	$(MAKE) -C forwarder relocs
+	$(MAKE) -C peers relocs
 
 tgen:
 	$(MAKE) -C tgen
