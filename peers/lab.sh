@@ -34,7 +34,7 @@ vpp_spec_prefix() {
 		if [ "$b" = default ]; then
 			die "$1: no VPP build in $d (build it: peers/vpp/build; about 11 min on 2 idle cores, far longer under load)"
 		fi
-		die "$1: no VPP build $d (peers/vpp/build --variant $b, or link an install tree there; builds: $(vpp_build_names | tr '\n' ' '))"
+		die "$1: no VPP build named $b in $(vpp_builds_dir) (builds there: $(vpp_build_names | tr '\n' ' ')); peers/vpp/build --variant V links default, bsymbolic, hidden, verB, example; or link an install tree there)"
 	fi
 	readlink -f "$d"
 }
