@@ -9,8 +9,6 @@ top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 # shellcheck source=./lib.sh
 . "$top/peers/tests/lib.sh"
 vpp_need_build default verB
-"$PEERS/vpp/build" --variant verB >/dev/null # links build/vpp/verB
-"$PEERS/vpp/build" --variant default >/dev/null
 # shellcheck source=../../tests/host_peer_lib.sh
 . "$top/tests/host_peer_lib.sh"
 

@@ -191,13 +191,16 @@ tg_stop() {
 
 # ---- VPP ---------------------------------------------------------------------------------
 # vpp_need_build VARIANT...: skip the whole test, naming the build command, when the cached
-# VPP build (peers/vpp/build) is absent; exports VPP_PREFIX for the backend.
+# VPP build (peers/vpp/build) is absent; links build/vpp/VARIANT; exports VPP_PREFIX (the
+# default build) for the backend.
 vpp_need_build() {
 	local v p
 	for v in "$@"; do
 		p=$("$PEERS/vpp/build" --variant "$v" --print-prefix 2>/dev/null) ||
 			skip_all "no cached VPP build ($v): run peers/vpp/build${v:+ --variant $v} (VPP_SRC=TARBALL|DIR; about 11 min on 2 idle cores)"
 		[ "$v" != default ] || VPP_PREFIX=$p
+		# Cached: this returns at once, and links build/vpp/$v (fwdlab's vpp:NAME).
+		"$PEERS/vpp/build" --variant "$v" >/dev/null
 	done
 	[ -n "${VPP_PREFIX:-}" ] || VPP_PREFIX=$("$PEERS/vpp/build" --print-prefix)
 	export VPP_PREFIX
