@@ -43,7 +43,7 @@ check "one VPP dump per ndr trial ($ntrials trials, $ndumps dumps)" test "$ntria
 # ip4-rewrite saw each frame it sent on port1).
 bad=0 seen=0
 for ((i = 0; i < ntrials; i++)); do
-	d=$run/trials/$(printf '%03d' "$i")
+	d=$run/trials/$(printf '%03d' "$(jq -r ".trials[$i].index" "$nj")")
 	[ -d "$d" ] || continue
 	tx=$(jq -r ".trials[$i].tx_packets" "$nj") rx=$(jq -r ".trials[$i].rx_packets" "$nj")
 	rx0=$(jq -r .port0.rx "$d/stats.json") tx1=$(jq -r .port1.tx "$d/stats.json")
