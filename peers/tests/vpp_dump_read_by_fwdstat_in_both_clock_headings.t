@@ -36,8 +36,8 @@ new=$("$FWDSTAT" runtime "$rt" --node ip4-rewrite --json 2>"$T/fs.err" || true)
 old=$("$FWDSTAT" runtime "$T/old_runtime.txt" --node ip4-rewrite --json 2>>"$T/fs.err" || true)
 sed 's/^/# /' "$T/fs.err"
 echo "# fwdstat (Packet-Clocks): $new"
-cn=$(jq -r '.. | objects | select(has("median")) | .median' <<<"$new" 2>/dev/null | head -n1)
-co=$(jq -r '.. | objects | select(has("median")) | .median' <<<"$old" 2>/dev/null | head -n1)
+cn=$(jq -r '.median_clocks_per_packet // empty' <<<"$new" 2>/dev/null || true)
+co=$(jq -r '.median_clocks_per_packet // empty' <<<"$old" 2>/dev/null || true)
 check "fwdstat reads ip4-rewrite clocks/packet from the 26.x dump ($cn)" \
 	bash -c '[[ $1 =~ ^[0-9.e+]+$ ]] && awk -v c="$1" "BEGIN { exit !(c > 0) }"' _ "$cn"
 check "and the same figure from the older heading ($co == $cn)" test -n "$cn" -a "$co" = "$cn"
