@@ -197,7 +197,7 @@ vpp_need_build() {
 	local v p
 	for v in "$@"; do
 		p=$("$PEERS/vpp/build" --variant "$v" --print-prefix 2>/dev/null) ||
-			skip_all "no cached VPP build ($v): run peers/vpp/build${v:+ --variant $v} (VPP_SRC=TARBALL|DIR; about 11 min on 2 idle cores)"
+			skip_all "no cached VPP build ($v): run peers/vpp/build$([ "$v" = default ] || echo " --variant $v") or make -C peers vpp (VPP_SRC=TARBALL|DIR; 11+ min on 2 idle cores)"
 		[ "$v" != default ] || VPP_PREFIX=$p
 		# Cached: this returns at once, and links build/vpp/$v (fwdlab's vpp:NAME).
 		"$PEERS/vpp/build" --variant "$v" >/dev/null
