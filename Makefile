@@ -42,6 +42,7 @@ plugins:
 relocs:
 	$(call deps,forwarder)
 	$(MAKE) -C forwarder relocs
+	$(MAKE) -C peers relocs
 
 tgen:
 	$(call deps,tgen)

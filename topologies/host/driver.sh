@@ -30,7 +30,7 @@ vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
 tgen_eal() {
-	if [ "$(peer_current)" = linux ]; then peer_tgen_eal; return; fi
+	if peer_own_tgen_ports; then peer_tgen_eal; return; fi
 	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
 		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
 	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
