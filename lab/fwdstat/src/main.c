@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "export.h"
 #include "json.h"
 #include "report.h"
 #include "runs.h"
@@ -33,6 +34,10 @@ static const char usage[] =
 	"      NDR per frame size beside the line rate link/((size+20)*8), per DUT\n"
 	"  report DIR... [--out DIR] [--node NAME]... [--link RATE] [--base GROUP]\n"
 	"      Markdown tables, gnuplot SVG/PNG plots and an HTML page per campaign\n"
+	"  export --csit DIR... --out OUT [--openmetrics]\n"
+	"      one CSIT UTI test_case record (1.5.1) per ndr/run run folder:\n"
+	"      OUT/<campaign>/<run>/<test_name_long>.info.json (and .om: the runtime\n"
+	"      counters in CSIT's telemetry form, with --openmetrics)\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
 	"  topology check [--kind host|vm] FILE\n"
@@ -48,7 +53,7 @@ struct opts {
 	int nnodes;
 	const char *base, *out, *list, *thread, *kind;
 	double min_delta, link_bps;
-	int json;
+	int json, csit, openmetrics;
 };
 
 static int
@@ -64,6 +69,8 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{"link", required_argument, NULL, 'L'},
 		{"kind", required_argument, NULL, 'k'},
 		{"json", no_argument, NULL, 'j'},
+		{"csit", no_argument, NULL, 'c'},
+		{"openmetrics", no_argument, NULL, 'm'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -78,7 +85,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->min_delta = 0.01;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:jcmh", longopts, NULL)) != -1) {
 		if (c > 0 && c < 128 && keep[c] != NULL) {
 			*keep[c] = optarg;
 			continue;
@@ -93,6 +100,12 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'c':
+			o->csit = 1;
+			break;
+		case 'm':
+			o->openmetrics = 1;
 			break;
 		case 'd':
 			o->min_delta = strtod(optarg, &end) / 100;
@@ -464,6 +477,28 @@ cmd_report(int argc, char **argv)
 	return ret;
 }
 
+static int
+cmd_export(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct export_opts eo;
+	int ret;
+
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &o, &rs);
+	if (ret != 0)
+		return ret;
+	if (!o.csit || o.out == NULL) {
+		warnx_("export: give --csit and --out OUT (the only format is CSIT's UTI records)");
+		runs_free(&rs);
+		return EXIT_USAGE;
+	}
+	eo = (struct export_opts){o.out, o.openmetrics};
+	ret = export_csit(&rs, &eo) == 0 ? 0 : EXIT_INPUT;
+	runs_free(&rs);
+	return ret;
+}
+
 static const char topology_usage[] =
 	"usage: fwdstat topology check [--kind host|vm] FILE\n"
 	"       fwdstat topology get FILE KEY [DEFAULT]\n"
@@ -538,6 +573,7 @@ main(int argc, char **argv)
 	} cmds[] = {
 		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
 		{"report", cmd_report},	  {"status", cmd_status},   {"topology", cmd_topology},
+		{"export", cmd_export},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
