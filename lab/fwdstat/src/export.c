@@ -380,8 +380,11 @@ export_openmetrics(const struct rt_dump *d, char **text, size_t *len)
 				om_label_value(f, th->nodes[i].state);
 				fputs(",thread_name=", f);
 				om_label_value(f, th->name);
-				fprintf(f, ",thread_id=\"%d\",thread_lcore=\"%d\"} ", th->index,
-					th->lcore);
+				/* An old VPP dump without "(lcore N)" has no lcore label. */
+				fprintf(f, ",thread_id=\"%d\"", th->index);
+				if (th->lcore >= 0)
+					fprintf(f, ",thread_lcore=\"%d\"", th->lcore);
+				fputs("} ", f);
 				json_put_num(f, om_value(&th->nodes[i], k));
 				fputc('\n', f);
 			}
