@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2034,SC2154 # checks are eval'd later, by check(); tests/host_lab.sh sets tmp
 # export_csit_records_validate_against_csit_schema: real runs on the host topology (vfwd
 # and tgen as processes: `fwdlab --topology host up`, two `ndr` runs (64 B, IMIX), a
 # fixed-rate `run`, a `dump`, `down`) are exported with `fwdstat export --csit`; every
@@ -21,7 +22,7 @@ if ! /usr/bin/python3 -c 'import jsonschema, yaml' 2>/dev/null; then
 	echo "1..1"
 	exit 1
 fi
-# shellcheck source=tests/host_lab.sh
+# shellcheck source=/dev/null
 . "$top/tests/host_lab.sh"
 out=$tmp/export
 

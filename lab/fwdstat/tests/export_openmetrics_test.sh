@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2034,SC2154 # checks are eval'd later, by check(); tests/host_lab.sh sets tmp
 # export_openmetrics_counters_match_the_dump: a real run on the host topology (`fwdlab
 # --topology host up`, `run`, `down`) exported with `--openmetrics` gives a .om file that a
 # strict OpenMetrics reader (tests/openmetrics_parse.py) accepts, with CSIT's runtime
@@ -13,7 +14,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 here=$top/lab/fwdstat/tests
 data=${FWDSTAT_DATA:-$here/data}
 schema=$top/../shared/csit/test_case.schema.yaml
-# shellcheck source=tests/host_lab.sh
+# shellcheck source=/dev/null
 . "$top/tests/host_lab.sh"
 
 check "lab_up" quiet lab up
