@@ -9,6 +9,9 @@ export TOP VARIANT
 # test last. A folder joins by having a `check` target.
 SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers lab images tests
 RESULTS := $(TOP)/build/test-results.tsv
+# Every target installs the Debian packages its folders list (only what is missing), so
+# each works on a fresh machine: `$(call deps,FOLDER...)`.
+deps = @$(TOP)/scripts/install-deps $(1)
 
 .PHONY: help lab lab-down test forwarder plugins tgen images images-verify bench \
 	bench-tgen bench-peers relocs swap dump deps format lint clean
@@ -27,31 +30,40 @@ deps:
 	@scripts/install-deps
 
 forwarder:
+	$(call deps,forwarder)
 	$(MAKE) -C forwarder VARIANT=$(VARIANT) all plugins
 
 plugins:
+	$(call deps,forwarder forwarder/plugins/example-rs)
 	$(MAKE) -C forwarder VARIANT=$(VARIANT) plugins
 
 relocs:
+	$(call deps,forwarder)
 	$(MAKE) -C forwarder relocs
 
 tgen:
+	$(call deps,tgen)
 	$(MAKE) -C tgen
 
 images: forwarder tgen
+	$(call deps,images provisioning)
 	$(MAKE) -C images
 
 images-verify: forwarder tgen
+	$(call deps,images provisioning)
 	$(MAKE) -C images verify
 
 bench: forwarder
+	$(call deps,forwarder forwarder/plugins/example-rs)
 	$(MAKE) -C forwarder bench
 	$(MAKE) -C forwarder/plugins/example-rs bench
 
 bench-tgen: forwarder tgen
+	$(call deps,tgen forwarder)
 	$(MAKE) -C tgen bench
 
 bench-peers: forwarder tgen
+	$(call deps,peers)
 	$(MAKE) -C peers bench
 
 lab:
@@ -61,13 +73,15 @@ lab:
 lab-down:
 	lab/fwdlab down $(LAB_ARGS)
 
-swap:
+# Without DUT_BUILD the tree's own build of VARIANT, built first (a fresh clone has none).
+swap: $(if $(DUT_BUILD),,forwarder)
 	lab/fwdlab swap $(or $(DUT_BUILD),build/vfwd/$(VARIANT)) $(LAB_ARGS)
 
 dump:
 	lab/fwdlab dump $(LAB_ARGS)
 
 test:
+	$(call deps)
 	@mkdir -p build && rm -f $(RESULTS)
 	@for s in $(SUITES); do \
 		[ -f $$s/Makefile ] || continue; \
@@ -81,9 +95,11 @@ test:
 	@tests/summary.sh $(RESULTS)
 
 format:
+	$(call deps,scripts)
 	find forwarder tgen lab -name '*.[ch]' -not -path '*/build/*' | xargs -r clang-format -i
 
 lint:
+	$(call deps,scripts lab)
 	find forwarder tgen lab -name '*.[ch]' -not -path '*/build/*' | xargs -r clang-format --dry-run --Werror
 	find . -name '*.sh' -not -path './build/*' | xargs -r shellcheck
 	shellcheck lab/fwdlab scripts/install-deps .ci/run

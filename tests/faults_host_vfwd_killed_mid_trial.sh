@@ -72,9 +72,13 @@ rc=$(bg_wait run 120)
 sed 's/^/# /' "$tmp/run.out" | grep 'fwdlab:' || true
 check "fwdlab run exits 3 (got $rc) and says the run is invalid because vfwd was killed" eval '
 	[ "$rc" -eq 3 ] && grep -q "is invalid: the DUT restarted during the run: vfwd (pid $victim) killed by signal 9" "$tmp/run.out"'
-check "the run is invalid, keeps tgen.log and the dumps, and holds no tgen.json" eval '
+# Whether tgen outlives the restart depends on how fast the supervisor brings vfwd back
+# (tgen reconnects to the new vhost-user server and finishes its trial when it is quick):
+# either tgen failed and left no JSON, or its JSON shows the frames the kill cost.
+check "the run is invalid, keeps tgen.log and the dumps; no tgen.json, or one that shows the loss" eval '
 	[ "$(status_of "$rk")" = invalid ] && [ -s "$rk/tgen.log" ] &&
-	[ -s "$rk/show_runtime.txt" ] && [ ! -e "$rk/tgen.json" ]'
+	[ -s "$rk/show_runtime.txt" ] &&
+	{ [ ! -e "$rk/tgen.json" ] || jq -e ".trial.loss_packets > 0" "$rk/tgen.json" >/dev/null; }'
 check "vfwd answers again (restarted once more)" eval '
 	[ "$(cat "$FWDLAB_STATE/vfwd.pid")" != "$victim" ] && "${ctl[@]}" show version >/dev/null'
 

@@ -61,7 +61,7 @@ check "node rows: clocks/packet for vfwd, '-' for the peer" \
 	grep -Eq '^\| udp/64B \| ip4-lookup +\| clocks/packet \| +[0-9.]+ \|.*\| +- \|' "$cmp_out"
 
 stage "fwdlab dump while peer:testpmd-io is the DUT" lab dump --label peer-dump || true
-dmeta=$(find "$FWDLAB_RESULTS" -path '*-host-peer-dump/*' -name meta.json | head -n1)
+dmeta=$(find "$FWDLAB_RESULTS" -path '*-host-peer-dump/*' -name meta.json -print -quit)
 check "the dump run is complete and its backend.json and meta.json say testpmd-io" \
 	test "$(jq -r '.status, .dut.backend' "$dmeta" 2>/dev/null | tr '\n' ' ')$(jq -r .backend "$(dirname "$dmeta")/backend.json" 2>/dev/null)" = "complete testpmd-io testpmd-io"
 check "the dump holds testpmd's forwarding stats with --record-core-cycles figures" \
@@ -72,7 +72,7 @@ check "show version names the vfwd build again" \
 	bash -c '"$1/vfwd/bin/vfwdctl" -s "$1/run/cli.sock" show version | grep -qF "$2"' _ \
 	"$FWDLAB_STATE" "$(jq -r .git_rev "$vfwd/build-info.json")"
 stage "fwdlab run through vfwd after the peers" lab run --label back --rate 2000 --duration 1 || true
-meta=$(find "$FWDLAB_RESULTS" -path '*-host-back/*' -name meta.json | head -n1)
+meta=$(find "$FWDLAB_RESULTS" -path '*-host-back/*' -name meta.json -print -quit)
 check "the run records dut.backend vfwd and the dump says so" \
 	test "$(jq -r .dut.backend "$meta" 2>/dev/null) $(jq -r .backend "$(dirname "$meta")/backend.json" 2>/dev/null)" = "vfwd vfwd"
 check "vfwd's graph routed the run's frames (ip4-rewrite vectors > 0)" \

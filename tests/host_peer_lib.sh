@@ -44,7 +44,7 @@ peer_forwards() {
 	stage "fwdlab swap peer:$name" lab swap "peer:$name" || return 0
 	stage "$name: fwdlab run at 2000 pps for 2 s" lab run --label "peer-$name" --rate 2000 \
 		--duration 2 || true
-	meta=$(find "$FWDLAB_RESULTS" -path "*-host-peer-$name/*" -name meta.json | head -n1)
+	meta=$(find "$FWDLAB_RESULTS" -path "*-host-peer-$name/*" -name meta.json -print -quit)
 	dir=$(dirname "${meta:-/nonexistent/x}")
 	json=$dir/tgen.json
 	check "$name: run complete, meta.json dut.backend = $name" \

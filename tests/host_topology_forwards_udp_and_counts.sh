@@ -20,7 +20,7 @@ check "up is idempotent (a second up keeps the same vfwd)" \
 
 # One trial at a rate this 2-core machine sustains: no loss, and vfwd counts every packet.
 stage "run 5 kpps 3 s" lab run --label ci --rate 5000 --duration 3 || true
-run=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'run-udp-1500*' | head -n1)
+run=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'run-udp-1500*' -print -quit)
 j=$run/tgen.json
 check "run folder is complete" eval '[ "$(jq -r .status "$run/meta.json")" = complete ]'
 tx=$(jq -r '.trial.tx_packets // 0' "$j" 2>/dev/null || echo 0)
@@ -47,7 +47,7 @@ check "no temporary files left in the run folder" eval '! ls "$run" | grep -q "\
 # rewritten).
 before=$(stat -c %Y "$run/show_runtime.txt")
 stage "dump" quiet lab dump --label ci || true
-drun=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'dump*' | head -n1)
+drun=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'dump*' -print -quit)
 check "dump on its own makes a complete dump run" \
 	eval '[ "$(jq -r .status "$drun/meta.json")" = complete ] && [ -s "$drun/show_runtime.txt" ]'
 check "dump left the finished run untouched" [ "$(stat -c %Y "$run/show_runtime.txt")" = "$before" ]
@@ -57,7 +57,7 @@ check "dump left the finished run untouched" [ "$(stat -c %Y "$run/show_runtime.
 # transmit rate falls short of the request as failed).
 stage "ndr" lab ndr --label ci --trial-duration 1 --final-duration 1 --min-rate 100 \
 	--max-rate 3000 || true
-nrun=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' | head -n1)
+nrun=$(find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' -print -quit)
 nj=$nrun/tgen.json
 check "ndr found a rate > 0" eval '[ "$(jq -r ".ndr.rate_pps // 0 | floor" "$nj")" -gt 0 ]'
 ntrials=$(jq -r '.trials | length' "$nj" 2>/dev/null || echo 0)
@@ -76,14 +76,14 @@ fi
 	>"$tmp/int.log" 2>&1 &
 bg=$!
 for _ in $(seq 1 30); do
-	[ -s "$(find "$tmp/results" -path '*/interrupted/meta.json' | head -n1)" ] && break
+	[ -s "$(find "$tmp/results" -path '*/interrupted/meta.json' -print -quit)" ] && break
 	sleep 1
 done
 sleep 3
 kill -TERM "$bg" 2>/dev/null || true
 wait "$bg" || true
 grep -v '^VHOST' "$tmp/int.log" | tail -n 5 | sed 's/^/# /'
-imeta=$(find "$tmp/results" -path '*/interrupted/meta.json' | head -n1)
+imeta=$(find "$tmp/results" -path '*/interrupted/meta.json' -print -quit)
 check "interrupted run is marked incomplete" eval '[ "$(jq -r .status "$imeta")" = incomplete ]'
 check "interrupted run says why" eval 'jq -r .failure "$imeta" | grep -q interrupted'
 check "vfwd survives the interrupted tgen" lab status

@@ -21,7 +21,7 @@ echo "$after" | head -n 5 | sed 's/^/# /'
 check "after swap, show version names $label" grep -qF "\"label\": \"$label\"" <<<"$after"
 check "after swap, show version says variant debug" grep -qF '"variant": "debug"' <<<"$after"
 stage "run after swap" quiet lab run --label after-swap --rate 2000 --duration 2 || true
-meta=$(find "$tmp/results" -name meta.json | head -n1)
+meta=$(find "$tmp/results" -name meta.json -print -quit)
 check "run after swap records the new build in meta.json" \
 	eval '[ "$(jq -r .dut.build_label "$meta")" = "$label" ]'
 check "run after swap forwarded packets" \

@@ -3,7 +3,29 @@
 
 say() { printf 'fwdlab: %s\n' "$*" >&2; }
 warn() { printf 'fwdlab: WARNING: %s\n' "$*" >&2; }
-die() { printf 'fwdlab: error: %s\n' "$*" >&2; exit 1; }
+# die MESSAGE: the verb stops here. Inside a command substitution, a pipeline or a
+# background job (a subshell) `exit` would end only that subshell and the verb would go on
+# with an empty value, so die tells fwdlab's own process to stop too (FWDLAB_MAIN_PID, set
+# by lab/fwdlab; its USR1 trap exits 1 once the current command returns).
+die() {
+	printf 'fwdlab: error: %s\n' "$*" >&2
+	if [ -n "${FWDLAB_MAIN_PID:-}" ] && [ "$BASHPID" != "$FWDLAB_MAIN_PID" ]; then
+		kill -USR1 "$FWDLAB_MAIN_PID" 2>/dev/null || true
+	fi
+	exit 1
+}
+
+# on_err STATUS LINE COMMAND: the ERR trap of lab/fwdlab: a command that failed where
+# nothing checked it ends the verb (set -e) with what failed, and where (file:line).
+# Only fwdlab's own process speaks: a subshell's failure shows up there as the failure of
+# the command that ran it.
+on_err() {
+	[ "$BASHPID" = "${FWDLAB_MAIN_PID:-}" ] || return 0
+	local src=${BASH_SOURCE[1]:-?} fn=${FUNCNAME[1]:-main}
+	src=${src#"${TOP:-}/"}
+	printf "fwdlab: error: %s: '%s' exited with status %s (%s:%s, in %s)\n" \
+		"${FWDLAB_VERB:-fwdlab}" "$3" "$1" "$src" "$2" "$fn" >&2
+}
 
 utc_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 utc_stamp() { date -u +%Y%m%dT%H%M%SZ; }
@@ -91,7 +113,12 @@ pid_stop() {
 # (lab/fwdstat/src/topology*.c): the one definition of a valid topology and of its values.
 
 # kv_tool: the fwdstat binary ($FWDSTAT, else the tree's), built when it is missing.
+# fwdlab resolves it once (KV_TOOL) in its own process, where a failed build stops the verb.
 kv_tool() {
+	if [ -n "${KV_TOOL:-}" ] && [ -x "$KV_TOOL" ]; then
+		printf '%s' "$KV_TOOL"
+		return 0
+	fi
 	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
 	if [ ! -x "$b" ] && [ -z "${FWDSTAT:-}" ]; then
 		say "building fwdstat, the topology reader (make -C lab/fwdstat)"

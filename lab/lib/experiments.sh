@@ -16,11 +16,7 @@ EXP_DONE=0
 EXP_COMPLETE=""
 EXP_INVALID=()
 
-fwdstat_bin() {
-	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
-	[ -x "$b" ] || die "fwdstat is not built ($b): make -C lab/fwdstat"
-	echo "$b"
-}
+fwdstat_bin() { kv_tool; }
 
 # exp_campaign KIND ARGS...: the campaign folder, new or (--resume) the given one; writes
 # or checks plan.json. Sets EXP_DIR and EXP_COMPLETE (complete run folders, basenames).
@@ -232,7 +228,9 @@ compare() {
 		done
 	done
 	trap - INT TERM
-	"$(fwdstat_bin)" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
+	local fs
+	fs=$(fwdstat_bin)
+	"$fs" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
 		--node ip4-rewrite
 	exp_faults_end
 }
@@ -298,18 +296,27 @@ sweep() {
 	trap - INT TERM
 	local args=(sweep "$EXP_DIR")
 	if [ -n "$link" ]; then args+=(--link "$link"); fi
-	"$(fwdstat_bin)" "${args[@]}"
+	local fs
+	fs=$(fwdstat_bin)
+	"$fs" "${args[@]}"
 	exp_faults_end
 }
 
 # fwdlab report DIR... [--out DIR] [--node N] [--link R] [--base G] -> fwdstat report
 report() {
 	[ $# -gt 0 ] || die "report: which campaign or run folders?"
-	"$(fwdstat_bin)" report "$@"
+	if ! command -v gnuplot >/dev/null && [ "${NO_INSTALL:-0}" != 1 ]; then
+		"$TOP/scripts/install-deps" lab >&2 || die "report: installing gnuplot failed (make deps)"
+	fi
+	local fs
+	fs=$(fwdstat_bin)
+	"$fs" report "$@"
 }
 
 # fwdlab runtime FILE... --node NAME [--thread N|all|workers] -> fwdstat runtime
 runtime() {
 	[ $# -gt 0 ] || die "runtime: which show runtime dumps?"
-	"$(fwdstat_bin)" runtime "$@"
+	local fs
+	fs=$(fwdstat_bin)
+	"$fs" runtime "$@"
 }

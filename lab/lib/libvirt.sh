@@ -192,7 +192,14 @@ kvm_probe() {
 	fi
 	kernel=${FWDLAB_PROBE_KERNEL:-}
 	if [ -z "$kernel" ]; then
-		kernel=$(find /boot "$TOP/images/out" -maxdepth 1 -name '*vmlinuz*' 2>/dev/null | head -n1)
+		# The lab's own image kernel first (up builds the images before it probes), then
+		# the host's; either folder may be missing or empty on a fresh machine.
+		local d f
+		for d in "$TOP/images/out" /boot; do
+			for f in "$d"/*vmlinuz*; do
+				if [ -z "$kernel" ] && [ -f "$f" ] && [ -r "$f" ]; then kernel=$f; fi
+			done
+		done
 	fi
 	if [ -z "$kernel" ]; then
 		# No kernel to boot: -cpu host is the next best sign (it fails at once where KVM

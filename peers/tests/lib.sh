@@ -168,7 +168,7 @@ tg_start() { # LINK0_VDEV LINK1_VDEV
 	on_exit "tg_stop"
 	local i
 	for ((i = 0; i < 200; i++)); do
-		grep -q 'testpmd> ' "$T/tg.log" && return 0
+		grep -qs 'testpmd> ' "$T/tg.log" && return 0
 		kill -0 "$(cat "$T/tg.pid")" 2>/dev/null || break
 		sleep 0.1
 	done

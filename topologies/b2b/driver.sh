@@ -376,7 +376,10 @@ node_files() {
 	image=$(node_image "$node")
 	disk=$STATE/$node.qcow2
 	if [ ! -s "$disk" ]; then
-		qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk" || die "qemu-img failed"
+		if ! qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk"; then
+			rm -f "$disk"
+			die "creating $node's disk $disk failed (qemu-img above; $(df -h --output=avail "$STATE" | tail -n1 | tr -d ' ') free in $STATE)"
+		fi
 	fi
 	local seed=$STATE/$node-seed fwd
 	fwd=$(kv_get "$TOPO_CONF" "$node.forwarding_vcpus")
@@ -406,6 +409,11 @@ dut_setup_cli() {
 		done
 }
 
+images_wanted() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do printf '%s ' "$(node_image "$node")"; done
+}
+
 images_present() {
 	local node image
 	for node in $(kv_get "$TOPO_CONF" nodes); do
@@ -430,24 +438,29 @@ net_up() { # URI NAME XMLFILE
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE/xml"
+	# The images first: the probe boots their kernel (a fresh machine may have none in /boot).
+	if ! images_present; then
+		say "VM images missing: building them (make images)"
+		make -C "$TOP" images || die "make images failed (its output is above)"
+		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
+	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
 		say "probing KVM (time-boxed)"
-		kvm_probe >"$STATE/accel"
+		kvm_probe >"$STATE/accel.tmp" || die "the KVM probe failed"
+		mv -f "$STATE/accel.tmp" "$STATE/accel"
 	fi
 	accel=$(topo_accel)
 	if [ "$accel" = tcg ]; then
 		warn "KVM cannot run guests here: using TCG (software emulation)."
 		warn "TCG proves the data path; its packet rates are not performance figures."
 		SMOKE=1
+	else
+		say "KVM runs guests here: using it"
 	fi
 	topo_plan
 	# shellcheck source=/dev/null
 	. "$STATE/plan.env"
-	if ! images_present; then
-		say "VM images missing: building them (make images)"
-		make -C "$TOP" images || die "make images failed"
-	fi
 	# The lab's folder holds its private ssh key: others may pass through it (QEMU, as
 	# libvirt-qemu, opens the disks and seeds in it) but not list or read it.
 	chmod 0711 "$STATE"
@@ -463,10 +476,16 @@ topo_up() {
 	topo_xml "$STATE/xml"
 	local i nlinks
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
-	local uris=()
+	local uris=() err
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
 		[[ " ${uris[*]} " == *" $uri "* ]] || uris+=("$uri")
+	done
+	for uri in "${uris[@]}"; do
+		# Every libvirt the lab uses answers before anything is defined on any of them.
+		if ! err=$(vsh "$uri" version 2>&1 >/dev/null); then
+			die "libvirt at $uri does not answer (virsh: ${err:-no message}); fwdlab host-setup starts the local one"
+		fi
 	done
 	for uri in "${uris[@]}"; do
 		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml"
@@ -577,6 +596,8 @@ topo_down() {
 				vsh "$uri" undefine "$dom" >/dev/null || warn "undefine $dom failed"
 			say "removed domain $dom"
 		fi
+		# libvirt keeps a domain's QEMU log after undefine; the lab made it, down removes it.
+		if uri_is_local "$uri"; then rm -f "/var/log/libvirt/qemu/$dom.log"*; fi
 	done
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
 	for uri in "${uris[@]}"; do
@@ -588,6 +609,10 @@ topo_down() {
 				vsh "$uri" net-destroy "$n" >/dev/null 2>&1 || true
 				vsh "$uri" net-undefine "$n" >/dev/null || warn "net-undefine $n failed"
 				say "removed network $n"
+			fi
+			# libvirt 9 leaves a network's empty port folder behind in its runtime folder.
+			if uri_is_local "$uri"; then
+				rmdir "/run/libvirt/network/$n/ports" "/run/libvirt/network/$n" 2>/dev/null || true
 			fi
 		done
 	done
@@ -602,7 +627,7 @@ topo_down() {
 		rm -rf "${STATE:?}/$node.qcow2" "$STATE/$node-seed" "$STATE/$node-setup.cli" \
 			"$STATE/$node-console.log"
 	done
-	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" \
+	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" "$STATE/accel.tmp" \
 		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
 		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir"
 }

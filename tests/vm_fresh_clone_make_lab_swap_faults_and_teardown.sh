@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# The b2b lab as a user meets it, under TCG when KVM cannot run guests, and the faults it
-# must survive (issue 9), all on the one lab that `make lab` brings up:
-#   make lab (smoke profile)  -> both VMs up, NDR search with short trials, results folder
+# The b2b lab as a new user meets it on a fresh machine, under TCG when KVM cannot run
+# guests, and the faults it must survive (issue 9), all on the one lab that `make lab`
+# brings up:
+#   a fresh clone             -> `git clone` of the tree into an empty folder: no images/out,
+#                                build/, .lab/ or results/ (HEAD: uncommitted changes are
+#                                not in it); libvirtd stopped and its state and runtime
+#                                folders removed (when no other guest runs), as on a machine
+#                                where libvirt never ran and no init system runs
+#   make lab (smoke profile)  -> builds vfwd, tgen and both images, starts libvirtd, both VMs
+#                                up, NDR search with short trials, results folder
 #   fwdlab up again           -> a no-op: same domains (UUIDs), networks, guest boot ids
 #   least privilege           -> lab key 0600 in a folder others cannot list; guests refuse
 #                                passwords and other keys; isolated mgmt network (no forward,
@@ -15,7 +22,8 @@
 #                                complete; fwdlab status says the DUT is down
 #   lab-down killed halfway   -> the second lab-down finishes
 #   (end state)               -> no domain, network, bridge, hugepage reservation, process,
-#                                ssh master or lab file left
+#                                ssh master or lab file left, in the clone or outside it
+#                                (libvirt's configs, logs and runtime files of the lab)
 # Prints how long each stage took. Uses its own lab name, folder and subnet, so it does not
 # touch a user's lab.
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd later, by check()
@@ -25,7 +33,19 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/tap.sh"
 tmp=$(mktemp -d)
 chmod 0755 "$tmp" # QEMU runs as libvirt-qemu and must reach the lab's disks
-export FWDLAB_NAME=fwsmoke FWDLAB_STATE=$tmp/lab FWDLAB_RESULTS=$tmp/results
+src=$top
+top=$tmp/fwdlab # the fresh clone: every command below runs there
+git clone -q "$src" "$top"
+echo "# fresh clone of $src at $(git -C "$top" rev-parse --short HEAD) in $top"
+if [ -n "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	echo "# note: $src has uncommitted changes; the clone (and so this test) has HEAD only"
+fi
+# ../shared (third-party sources, reference data) beside the clone as beside the tree.
+if [ -d "$src/../shared" ]; then ln -s "$(cd "$src/../shared" && pwd)" "$tmp/shared"; fi
+# The defaults of a user's lab in the clone; only the names and the subnet are the test's,
+# so that a user's own lab on this machine is left alone.
+export FWDLAB_NAME=fwsmoke FWDLAB_STATE=$top/.lab/b2b FWDLAB_RESULTS=$top/results
+unset FWDLAB_NO_INSTALL FWDLAB_ACCEL FWDLAB_TOPOLOGY_CONF FWDLAB_VFWD_BUILD FWDSTAT
 export FWDLAB_MGMT_SUBNET=${FWDLAB_MGMT_SUBNET:-192.168.157} TOPOLOGY=b2b
 subnet=$FWDLAB_MGMT_SUBNET
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
@@ -85,6 +105,42 @@ wait_trials() {
 	return 1
 }
 comment() { sed "s/^/#   $1/"; } # PREFIX: stdin as TAP comment lines
+
+# ---- a machine where libvirt never ran -----------------------------------------------------
+# libvirt's state and runtime folders that only an init system (or fwdlab host-setup) makes.
+LIBVIRT_FRESH=(/var/lib/libvirt/dnsmasq /var/lib/libvirt/network /run/libvirt)
+# libvirt_fresh: stops libvirtd and virtlogd and removes those folders; false (and says why)
+# where that would touch more than this test: an init system runs libvirt, or guests run.
+libvirt_fresh() {
+	local others p
+	if [ "$(ps -p 1 -o comm= 2>/dev/null)" = systemd ]; then
+		echo "# an init system runs libvirt here: its state folders are left as they are"
+		return 1
+	fi
+	others=$(virsh -q list --name 2>/dev/null | grep -v '^$' || true)
+	if [ -n "$others" ]; then
+		echo "# guests run (${others//$'\n'/ }): libvirt is left running, its folders kept"
+		return 1
+	fi
+	for p in libvirtd virtlogd; do
+		pkill -TERM -x "$p" || true
+		for _ in $(seq 100); do pgrep -x "$p" >/dev/null || break; sleep 0.1; done
+		pkill -KILL -x "$p" || true
+		rm -f "/run/$p.pid"
+	done
+	rm -rf "${LIBVIRT_FRESH[@]}"
+}
+fresh=0
+libvirt_fresh && fresh=1
+if [ "$fresh" = 1 ]; then
+	check "libvirtd and virtlogd stopped, libvirt's dnsmasq, network and run folders gone" \
+		eval '! pgrep -x libvirtd >/dev/null && ! pgrep -x virtlogd >/dev/null &&
+			! ls -d "${LIBVIRT_FRESH[@]}" 2>/dev/null'
+else
+	echo "ok $((TAP_N += 1)) - libvirt reset to a fresh machine's state # SKIP guests or an init system run here"
+fi
+check "the clone has no images/out, build/, .lab/ or results/" \
+	eval '! ls -d "$top/images/out" "$top/build" "$top/.lab" "$top/results" 2>/dev/null'
 listeners_before=$(listeners)
 
 args="--smoke --label smoke"
@@ -97,7 +153,16 @@ stage "make lab (up + reference NDR, smoke profile)" \
 	exit 1
 }
 check "both VMs run" eval '[ "$(virsh -q list --name | grep -c "^fwsmoke-")" -eq 2 ]'
-run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' | head -n1)
+if [ "$fresh" = 1 ]; then
+	check "up made libvirt's folders again, with Debian's owners and modes" \
+		eval '[ "$(stat -c "%U %a" /var/lib/libvirt/dnsmasq)" = "root 755" ] &&
+			[ "$(stat -c "%U %a" /var/lib/libvirt/network)" = "root 700" ] &&
+			[ -d /run/libvirt/qemu ] && pgrep -x libvirtd >/dev/null && pgrep -x virtlogd >/dev/null'
+fi
+check "make lab built vfwd, tgen and both images in the clone" \
+	eval '[ -x "$top/build/vfwd/default/bin/vfwd" ] && [ -x "$top/build/tgen/bin/tgen" ] &&
+		[ -s "$top/images/out/dut.qcow2" ] && [ -s "$top/images/out/tg.qcow2" ]'
+run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'ndr-udp-1500*' -print -quit)
 check "results folder is results/<UTC>-b2b-smoke/ndr-udp-1500" \
 	eval '[[ $(basename "$(dirname "$run")") =~ ^[0-9]{8}T[0-9]{6}Z-b2b-smoke$ ]]'
 check "ndr run is complete" eval '[ "$(jq -r .status "$run/meta.json")" = complete ]'
@@ -195,7 +260,7 @@ check "no listener of libvirtd, virtlogd, dnsmasq or the lab's QEMUs, none on $s
 	[ -z "$ours" ]
 
 stage "bidirectional trial" lab run --smoke --label smoke --bidir --rate 2000 --duration 3 --run bidir || true
-bidir=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'bidir*' | head -n1)
+bidir=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'bidir*' -print -quit)
 for node in port0-rx port1-rx port0-tx port1-tx; do
 	check "bidir: $node has vectors > 0 (packets cross the DUT both ways)" \
 		eval '[ "$(runtime_vectors "$bidir/show_runtime.txt" "$node")" -gt 0 ]'
@@ -210,7 +275,7 @@ stage "make swap" make -s -C "$top" swap DUT_BUILD="$tmp/b/build/vfwd/debug" || 
 check "show version names the swapped build" \
 	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
 stage "make dump" make -s -C "$top" dump || true
-d=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dump*' | head -n1)
+d=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dump*' -print -quit)
 check "dump after swap records the new build in meta.json" \
 	eval '[ "$(jq -r .dut.build_label "$d/meta.json")" = "$label" ]'
 for f in show_runtime.txt show_errors.txt show_interfaces.txt show_version.txt xstats.txt dmesg.txt; do
@@ -235,7 +300,7 @@ wait "$job" || rc=$?
 job=""
 echo "# stage vfwd killed mid-NDR: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
 sed 's/^/#   /' "$tmp/killed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 12
-killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' | head -n1)
+killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' -print -quit)
 check "vfwd was killed with SIGKILL in the DUT once the second trial had begun" [ "$killed" = 1 ]
 check "fwdlab ndr exits with status 3 (a fault made the run invalid), not 0 ($rc)" [ "$rc" -eq 3 ]
 check "vfwd-killed: meta.json status invalid, failure names the restart and SIGKILL" \
@@ -251,7 +316,7 @@ check "the restarted vfwd answers and runs the swapped build" \
 	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl show version | grep -qF "$label"'
 stage "the next run, after the restart" \
 	lab run --smoke --label smoke --rate 2000 --duration 3 --run after-kill || true
-after=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-kill*' | head -n1)
+after=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-kill*' -print -quit)
 after_sums=$(sums "$after")
 check "after-kill: run complete, vfwd forwards again (ip4-rewrite vectors > 0, tgen rx > 0)" \
 	eval '[ "$(jq -r .status "$after/meta.json")" = complete ] &&
@@ -274,7 +339,7 @@ wait "$job" || rc=$?
 job=""
 echo "# stage DUT destroyed mid-run: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
 sed 's/^/#   /' "$tmp/destroyed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 8
-gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' | head -n1)
+gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' -print -quit)
 check "the DUT VM was destroyed during the trial" [ "$destroyed" = 1 ]
 check "fwdlab run fails ($rc) with a message naming the VM ($FWDLAB_NAME-dut)" \
 	eval '[ "$rc" -ne 0 ] && grep -q "$FWDLAB_NAME-dut" "$tmp/destroyed.log"'
@@ -316,4 +381,9 @@ check "no qemu process of the lab left" eval '! pgrep -f "guest=fwsmoke-" >/dev/
 check "no ssh master connection of the lab left" eval '! pgrep -f "$FWDLAB_STATE/ssh-" >/dev/null'
 check "lab folder holds no disk, seed, key or XML" \
 	eval '[ -z "$(find "$FWDLAB_STATE" -type f 2>/dev/null)" ]'
+outside=$(find /etc/libvirt /var/log/libvirt /var/lib/libvirt /run/libvirt /dev/hugepages \
+	-name "*fwsmoke-*" 2>/dev/null || true)
+comment "left outside the clone: " <<<"${outside:-nothing}"
+check "nothing of the lab left outside the clone (libvirt configs, logs, runtime, hugepage files)" \
+	[ -z "$outside" ]
 exit "$TAP_FAILED"
