@@ -167,8 +167,9 @@ box_script(struct campaign_out *co, const struct cmp *c, size_t prof, int nodes,
 	m = open_memstream(&body, &size);
 	if (m == NULL)
 		return -ENOMEM;
+	/* reset before and after: gnuplot settings (ranges, tics) outlive a plot in one script */
 	fprintf(m,
-		"set title '%s'\nset ylabel '%s'\nset boxwidth 0.5\n"
+		"reset\nset title '%s'\nset ylabel '%s'\nset boxwidth 0.5\n"
 		"set style fill solid 0.3 border -1\nset xrange [0.3:%zu.7]\nset yrange [0:*]\n"
 		"set grid ytics\nset xtics rotate by -35 nomirror\nunset key\nset xtics (",
 		gp_text(text, sizeof(text), title), nodes ? "clocks/packet" : "pps", nboxes);
@@ -188,7 +189,7 @@ box_script(struct campaign_out *co, const struct cmp *c, size_t prof, int nodes,
 	gp_str(m, co->dir, name, ".dat");
 	fputs(" index 0 using 1:6:6:6:6 with candlesticks lw 2 lc rgb '#000000', ", m);
 	gp_str(m, co->dir, name, ".dat");
-	fputs(" index 1 using 1:2:3 with points pt 7 ps 0.7 lc variable", m);
+	fputs(" index 1 using 1:2:3 with points pt 7 ps 0.7 lc variable\nreset", m);
 	fclose(m);
 	gp_terminals(co->gp, co, p, body);
 	free(body);

@@ -22,12 +22,23 @@ for i in 0 1 2 3 4; do
 done
 make_run "$one" 001-A A udp 64 1000000 1000000 vfwd complete 10 12
 make_run "$one" 002-B B udp 64 1100000 1100000 vfwd complete 11 12
+# Repeats at two frame sizes: box plots, then the log-scale NDR plot, in one gnuplot script
+# (a box plot's ranges once leaked into the NDR plot and gnuplot refused it).
+sw=$tmp/results/20260103T000000Z-host-sweep
+for r in 1 2; do
+	make_run "$sw" "r$r-64" A udp 64 $((7000000 + r * 10000)) 7000000 vfwd complete
+	make_run "$sw" "r$r-1518" A udp 1518 $((800000 + r * 1000)) 800000 vfwd complete
+done
 out=$tmp/report
 check "report_exits_0" quiet "$FWDSTAT" report "$tmp/results" --out "$out"
 d=$out/20260101T000000Z-host-rep
 for f in box-rates-udp_64B box-clocks-udp_64B; do
 	check "${f}_svg_and_png_written" eval '[ -s "$d/$f.svg" ] && [ -s "$d/$f.png" ] && grep -q "<svg" "$d/$f.svg"'
 done
+check "repeats_beside_a_sweep_get_box_plots_and_the_ndr_plot" eval '
+	for f in box-rates-udp_64B box-rates-udp_1518B ndr; do
+		[ -s "$out/20260103T000000Z-host-sweep/$f.svg" ] || exit 1
+	done'
 check "single_runs_get_no_box_plot" eval '! ls "$out/20260102T000000Z-host-single"/box-* 2>/dev/null'
 check "single_runs_get_no_repeats_table" eval '! grep -q "Repeats: mean" "$out/20260102T000000Z-host-single/report.md"'
 check "page_shows_the_box_plots" eval '
