@@ -133,4 +133,7 @@ bisect() {
 		'{ first_change: $first, change: $want, probes: $probes }' |
 		atomic_write "$EXP_DIR/bisect.json"
 	say "bisect: first $want: $(git -C "$repo" log -1 --format='%h %s' "${revs[$hi]}") ($k probes, $EXP_DIR)"
+	# The DUT keeps the last probe's build (the lab holds its own copy); the clone goes.
+	rm -rf "$BISECT_STATE"
+	say "bisect: the DUT runs the last probed build; fwdlab swap build/vfwd/default puts yours back"
 }

@@ -49,5 +49,6 @@ check "bad_probe_is_a_regression_and_the_no_code_commit_no_change" eval '
 check "28_runs_complete_7_per_build_and_probe" eval '
 	[ "$(find "$camp" -name meta.json | xargs jq -r .status | grep -c "^complete$")" -eq 28 ] &&
 	[ "$(jq "[.tests[0].builds[].runs] | unique" -c "$camp/probe-2.json")" = "[7]" ]'
+check "the_clone_and_its_builds_are_removed" test ! -e "$FWDLAB_STATE/bisect"
 check "last_line_names_the_commit" grep -q "bisect: first regression: ${bad:0:7}.* bisect test: ip4-lookup spins" "$tmp/out"
 tap_done
