@@ -4,10 +4,33 @@
  * mbuf's dynamic field.
  */
 #include <rte_ip.h>
+#include <rte_cycles.h>
 #include <rte_lpm.h>
+#include <rte_pause.h>
 
 #include "vfwd_int.h"
 #include "node_util.h"
+
+/*
+ * A deliberately slow build for tests of fwdlab's trend detection (lab/fwdstat README,
+ * "trend"): EXTRA_CFLAGS=-DVFWD_SLOW_LOOKUP_CYCLES=N spins N TSC cycles per packet in
+ * ip4-lookup. Zero (the default) compiles to nothing.
+ */
+#ifndef VFWD_SLOW_LOOKUP_CYCLES
+#define VFWD_SLOW_LOOKUP_CYCLES 0
+#endif
+
+static inline void
+ip4_lookup_slow_down(uint16_t cnt)
+{
+	uint64_t until;
+
+	if (VFWD_SLOW_LOOKUP_CYCLES == 0)
+		return;
+	until = rte_rdtsc() + (uint64_t)VFWD_SLOW_LOOKUP_CYCLES * cnt;
+	while (rte_rdtsc() < until)
+		rte_pause();
+}
 
 enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_DROP,
@@ -96,6 +119,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
 		n_spec += nexts[i];
 	}
+	ip4_lookup_slow_down(cnt);
 	/* IP4_LOOKUP_NEXT_REWRITE is 1, so the sum of nexts counts rewrites */
 	node_dispatch(graph, node, objs, cnt, nexts, IP4_LOOKUP_NEXT_REWRITE, n_spec);
 	return cnt;
