@@ -70,6 +70,8 @@ bench: forwarder
 bench-tgen: forwarder tgen
 	$(call deps,tgen forwarder)
 	$(MAKE) -C tgen bench
+	@if trex/build.sh --print >/dev/null 2>&1; then $(MAKE) -C trex bench; \
+	else echo "bench-tgen: no TRex build (make -C trex build): TRex left out"; fi
 
 bench-peers: forwarder tgen
 	$(call deps,peers)

@@ -116,7 +116,8 @@ meta_write() {
 		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
-		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" '
+		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" \
+		--argjson generator "$(run_generator_json)" '
 		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
@@ -127,6 +128,7 @@ meta_write() {
 			   image_lock_sha256: (if $image_lock == "" then null else $image_lock end) },
 		    experiment: $experiment }
 		+ (if $group == "" then {} else { group: $group } end)
+		+ { generator: $generator }
 		+ { repeat: $repeat, profile: $profile, frame_size: $frame_size, flows: $flows,
 		    accel: $accel, started_at: $started }
 		+ (if $finished == "" then {} else { finished_at: $finished } end)' |
@@ -137,6 +139,16 @@ meta_write() {
 		return 1
 	}
 	RUN_STATUS=$status
+}
+
+# run_generator_json: {name, version} of the run's traffic generator (lab/generators).
+run_generator_json() {
+	if declare -F gen_info >/dev/null; then
+		gen_info "$(gen_current)"
+	else
+		jq -nc --arg v "$(jq -r '.version // "?"' "$TOP/build/tgen/build-info.json" 2>/dev/null)" \
+			'{name: "tgen", version: $v}'
+	fi
 }
 
 # run_begin EXPERIMENT RUN: makes the run folder (in --campaign or a new campaign).
@@ -281,6 +293,12 @@ tgen_failed() {
 		die "results disk full: writing into $RUN_DIR failed ($df); the run stays incomplete; free space, then run it again (or --resume its campaign)"
 	fi
 	mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log"
+	# a generator's long-lived part (TRex's server) died: the run is invalid as for tgen
+	local gone=""
+	if declare -F gen_fault_text >/dev/null; then gone=$(gen_fault_text); fi
+	if [ -n "$gone" ]; then
+		run_fault "$gone during the run; the trials stopped with status $rc (log: tgen.log)"
+	fi
 	if [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; then
 		run_fault "tgen was killed by signal $((rc - 128)) ($(kill -l $((rc - 128)))) during the run (log: tgen.log)"
 	fi

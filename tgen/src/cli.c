@@ -53,6 +53,8 @@ tgen_cli_usage(FILE *f)
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
 	      "                          TGEN_TRIAL_DURATION_S (post: TGEN_TRIAL_LOSS_RATIO,\n"
 	      "                          TGEN_TRIAL_TX_PACKETS, TGEN_TRIAL_RX_PACKETS)\n"
+	      "  --trial-exec CMD        run|ndr without DPDK: each trial is CMD (sh -c), which\n"
+	      "                          writes KEY VALUE lines to $TGEN_TRIAL_RESULT (main.c)\n"
 	      "  --json FILE             write the result as JSON (- for stdout)\n"
 	      "  --link-timeout S        wait for links and ARP (default 10)\n"
 	      "  --mbufs N, --desc N     mempool size (default 16384), ring size (default 1024)\n",
@@ -255,6 +257,7 @@ static const struct cli_opt cli_opts[] = {
 	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
 	{"pre-trial", "pre-trial", p_str, OPT(pre_trial), 0, 0, NULL},
 	{"post-trial", "post-trial", p_str, OPT(post_trial), 0, 0, NULL},
+	{"trial-exec", "trial-exec", p_str, OPT(trial_exec), 0, 0, NULL},
 	{"json", "json", p_str, OPT(json), 0, 0, NULL},
 	{"strict-rate", "strict-rate", p_flag, OPT(strict_rate), 0, 0, NULL},
 };
