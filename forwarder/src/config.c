@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 struct lexer {
@@ -183,6 +184,22 @@ bad:
 }
 
 static int
+parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
+{
+	char buf[32];
+	enum rx_mode m;
+	int rc = lex_value(lx, "rx-mode", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	if (rx_mode_parse(buf, &m) < 0)
+		return lex_error(lx, lx->tok_line, "rx-mode '%s': expected poll, adaptive or interrupt",
+				 buf);
+	conf->rx_mode = (int)m;
+	return 0;
+}
+
+static int
 parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 {
 	int rc;
@@ -220,6 +237,8 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 			conf->main_core = (int)v;
 		} else if (tok_is(lx, "corelist-workers")) {
 			rc = parse_corelist(lx, conf);
+		} else if (tok_is(lx, "rx-mode")) {
+			rc = parse_rx_mode(lx, conf);
 		} else {
 			return lex_error(lx, lx->tok_line, "unknown cpu option '%s'", lx->tok);
 		}
