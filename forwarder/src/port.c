@@ -105,6 +105,9 @@ ports_start(void)
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		int rc = port_start(&vfwd.ports[i]);
 
+		if (rc == 0 && rx_mode_wants_intr())
+			rc = rx_mode_port_check(&vfwd.ports[i]);
+
 		if (rc < 0) {
 			RTE_LOG(ERR, USER1, "%s: cannot start port: %s\n", vfwd.ports[i].name,
 				strerror(-rc));

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <rte_ethdev.h>
 #include <rte_interrupts.h>
+#include <rte_log.h>
 
 #include "rx_mode.h"
 
@@ -41,6 +42,24 @@ bool
 rx_mode_wants_intr(void)
 {
 	return vfwd.conf.rx_mode == RX_MODE_INTERRUPT;
+}
+
+int
+rx_mode_port_check(const struct port *p)
+{
+	for (uint16_t q = 0; q < p->nb_rxq; q++) {
+		int rc = rte_eth_dev_rx_intr_enable(p->port_id, q);
+
+		if (rc < 0) {
+			RTE_LOG(ERR, USER1,
+				"%s (%s): rx-mode interrupt: the PMD has no rx interrupts (%s); use "
+				"adaptive\n",
+				p->name, p->driver, strerror(-rc));
+			return -ENOTSUP;
+		}
+		rte_eth_dev_rx_intr_disable(p->port_id, q);
+	}
+	return 0;
 }
 
 static uint64_t

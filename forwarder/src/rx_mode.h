@@ -41,6 +41,9 @@ const char *rx_mode_name(enum rx_mode m);
 void rx_mode_init(void);
 /* Whether ports must be configured with rx interrupts (interrupt mode at start-up). */
 bool rx_mode_wants_intr(void);
+/* Interrupt mode: -ENOTSUP (and a log line naming the port) when the port's PMD has no rx
+ * interrupts. */
+int rx_mode_port_check(const struct port *p);
 /* Called by worker w on its own thread before its first walk. */
 void rx_mode_worker_start(unsigned w);
 void rx_mode_idle_slow(unsigned w);
