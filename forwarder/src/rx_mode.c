@@ -223,9 +223,11 @@ rx_mode_show(struct vfwd_cli_out *out, unsigned w, bool json)
 	if (json) {
 		vfwd_cli_printf(out,
 				", \"rx_mode\": \"%s\", \"rx_modes_ran\": \"%s\", \"sleeps\": %" PRIu64
-				", \"sleep_s\": %.6f, \"intr_wakeups\": %" PRIu64 ", \"cpu_s\": %.6f",
+				", \"sleep_s\": %.6f, \"intr_wakeups\": %" PRIu64 ", \"cpu_s\": %.6f"
+				", \"cpu_clocks\": %.0f",
 				rx_mode_name(st->mode), ran, sleeps, slept,
-				st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1);
+				st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1,
+				st->cpu_clock_ok ? cpu * (double)vfwd.tsc_hz : -1);
 		return;
 	}
 	vfwd_cli_printf(out, "  rx-mode %s (ran: %s), sleeps %" PRIu64 ", asleep %.3f s, ",
@@ -235,7 +237,7 @@ rx_mode_show(struct vfwd_cli_out *out, unsigned w, bool json)
 				st->intr_wakeups - st->base_intr_wakeups);
 	vfwd_cli_printf(out, "cpu time ");
 	if (st->cpu_clock_ok)
-		vfwd_cli_printf(out, "%.3f s\n", cpu);
+		vfwd_cli_printf(out, "%.3f s (%.0f clocks)\n", cpu, cpu * (double)vfwd.tsc_hz);
 	else
 		vfwd_cli_printf(out, "unknown\n");
 }

@@ -51,7 +51,7 @@ ctl clear runtime
 sleep 1
 ctl show runtime >"$tmp/rt.txt"
 sed 's/^/# /' "$tmp/rt.txt" | head -12
-if grep -Eq '^  rx-mode adaptive \(ran: adaptive\), sleeps [1-9][0-9]*, asleep [0-9.]+ s, cpu time [0-9.]+ s$' \
+if grep -Eq '^  rx-mode adaptive \(ran: adaptive\), sleeps [1-9][0-9]*, asleep [0-9.]+ s, cpu time [0-9.]+ s \([0-9]+ clocks\)$' \
 	"$tmp/rt.txt"; then
 	tap ok "show_runtime_says_adaptive_ran_and_the_worker_slept"
 else
