@@ -282,8 +282,8 @@ cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers
 dpdk    {
           eal-args "$(conf vfwd.eal_args) --file-prefix vfwd-$(lab_prefix) --no-pci"
           num-mbufs $(conf vfwd.num_mbufs)
-          vdev net_virtio_user0,path=$run/port0.sock,server=1,queue_size=1024,mac=$(conf vfwd.port0_mac) { name port0 }
-          vdev net_virtio_user1,path=$run/port1.sock,server=1,queue_size=1024,mac=$(conf vfwd.port1_mac) { name port1 }
+          vdev net_virtio_user0,path=$run/port0.sock,server=1,queue_size=4096,mac=$(conf vfwd.port0_mac) { name port0 }
+          vdev net_virtio_user1,path=$run/port1.sock,server=1,queue_size=4096,mac=$(conf vfwd.port1_mac) { name port1 }
         }
 EOF
 }
