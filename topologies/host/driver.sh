@@ -144,6 +144,8 @@ dut_dmesg() {
 	echo "(host topology: no guest; the last lines of vfwd's log)"
 	tail -n 100 "$STATE/vfwd.log"
 }
+# topo_dut_pid: vfwd's pid (threads.json of a run); a peer DUT has none here.
+topo_dut_pid() { ! peer_is_dut && cat "$STATE/vfwd.pid"; }
 vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null 2>&1; }
 
 # topo_require_up: the DUT answers; sets DUT_BACKEND (meta.json's dut.backend) to vfwd or
