@@ -187,9 +187,9 @@ static int
 parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
 {
 	/* the names of rx_mode.c, here so that the parser links alone (fuzz_startup) */
-	static const char *const names[RX_MODE_N] = {
-		[RX_MODE_POLL] = "poll", [RX_MODE_ADAPTIVE] = "adaptive",
-		[RX_MODE_INTERRUPT] = "interrupt"};
+	static const char *const names[RX_MODE_N] = {[RX_MODE_POLL] = "poll",
+						     [RX_MODE_ADAPTIVE] = "adaptive",
+						     [RX_MODE_INTERRUPT] = "interrupt"};
 	char buf[32];
 	int rc = lex_value(lx, "rx-mode", buf, sizeof(buf));
 
@@ -200,7 +200,8 @@ parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
 			conf->rx_mode = m;
 			return 0;
 		}
-	return lex_error(lx, lx->tok_line, "rx-mode '%s': expected poll, adaptive or interrupt", buf);
+	return lex_error(lx, lx->tok_line, "rx-mode '%s': expected poll, adaptive or interrupt",
+			 buf);
 }
 
 static int

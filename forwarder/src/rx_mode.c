@@ -52,7 +52,8 @@ rx_mode_port_check(const struct port *p)
 
 		if (rc < 0) {
 			RTE_LOG(ERR, USER1,
-				"%s (%s): rx-mode interrupt: the PMD has no rx interrupts (%s); use "
+				"%s (%s): rx-mode interrupt: the PMD has no rx interrupts (%s); "
+				"use "
 				"adaptive\n",
 				p->name, p->driver, strerror(-rc));
 			return -ENOTSUP;
@@ -144,7 +145,8 @@ sleep_us(struct rx_mode_worker *st, uint32_t us)
 	nanosleep(&ts, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	st->sleeps++;
-	st->slept_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec));
+	st->slept_ns +=
+		(uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec));
 }
 
 static void
@@ -161,7 +163,8 @@ intr_wait(unsigned w, struct rx_mode_worker *st)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	st->sleeps++;
 	st->intr_wakeups += n > 0;
-	st->slept_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec));
+	st->slept_ns +=
+		(uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec));
 }
 
 void
@@ -221,13 +224,14 @@ rx_mode_show(struct vfwd_cli_out *out, unsigned w, bool json)
 
 	ran_names(__atomic_load_n(&st->ran, __ATOMIC_RELAXED), ran, sizeof(ran));
 	if (json) {
-		vfwd_cli_printf(out,
-				", \"rx_mode\": \"%s\", \"rx_modes_ran\": \"%s\", \"sleeps\": %" PRIu64
-				", \"sleep_s\": %.6f, \"intr_wakeups\": %" PRIu64 ", \"cpu_s\": %.6f"
-				", \"cpu_clocks\": %.0f",
-				rx_mode_name(st->mode), ran, sleeps, slept,
-				st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1,
-				st->cpu_clock_ok ? cpu * (double)vfwd.tsc_hz : -1);
+		vfwd_cli_printf(
+			out,
+			", \"rx_mode\": \"%s\", \"rx_modes_ran\": \"%s\", \"sleeps\": %" PRIu64
+			", \"sleep_s\": %.6f, \"intr_wakeups\": %" PRIu64 ", \"cpu_s\": %.6f"
+			", \"cpu_clocks\": %.0f",
+			rx_mode_name(st->mode), ran, sleeps, slept,
+			st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1,
+			st->cpu_clock_ok ? cpu * (double)vfwd.tsc_hz : -1);
 		return;
 	}
 	vfwd_cli_printf(out, "  rx-mode %s (ran: %s), sleeps %" PRIu64 ", asleep %.3f s, ",
@@ -299,7 +303,7 @@ rx_mode_init(void)
 	registered = true;
 	for (unsigned i = 0; i < MAX_PORTS; i++)
 		port_mode[i] = vfwd.conf.rx_mode < RX_MODE_N ? (enum rx_mode)vfwd.conf.rx_mode
-							      : RX_MODE_POLL;
+							     : RX_MODE_POLL;
 	for (unsigned w = 0; w < vfwd.n_workers; w++) {
 		rx_mode_workers[w].mode = (uint8_t)worker_mode(w);
 		rx_mode_workers[w].ran = (uint8_t)(1u << rx_mode_workers[w].mode);

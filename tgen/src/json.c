@@ -41,7 +41,8 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 		r->duplicates, r->tx_refused, r->late_packets, r->rx_other, r->pacer_skipped);
 	fprintf(f, ", \"rate_pps_offered\": %.3f, \"generator_limited\": %s", r->rate_pps_offered,
 		r->generator_limited ? "true" : "false");
-	fprintf(f, ", \"pacing\": \"%s\", \"burst\": %u, \"sleeps\": %" PRIu64 ", \"slept_s\": %.6f",
+	fprintf(f,
+		", \"pacing\": \"%s\", \"burst\": %u, \"sleeps\": %" PRIu64 ", \"slept_s\": %.6f",
 		tgen_pacing_name(r->pacing_sleep), r->burst, r->sleeps, (double)r->slept_ns / 1e9);
 	fputs(", \"threads\": [", f);
 	for (unsigned i = 0; i < r->n_threads; i++) {

@@ -118,10 +118,10 @@ uint64_t tgen_pacer_next(const struct tgen_pacer *p);
 
 /* ---- pacing that yields (idle.c) ---- */
 enum tgen_pacing { TGEN_PACING_AUTO, TGEN_PACING_BUSY, TGEN_PACING_SLEEP };
-#define TGEN_SLEEP_GAP_NS 50000 /* sleeping pacing: bursts at least 50 us apart */
-#define TGEN_SLEEP_MIN_NS 5000	/* never sleep for less: spin instead */
-#define TGEN_RX_MIN_NS 20000	/* adaptive receive: poll 20 us after packets came ... */
-#define TGEN_RX_MAX_NS 100000	/* ... doubling to 100 us while none do */
+#define TGEN_SLEEP_GAP_NS 50000	  /* sleeping pacing: bursts at least 50 us apart */
+#define TGEN_SLEEP_MIN_NS 5000	  /* never sleep for less: spin instead */
+#define TGEN_RX_MIN_NS 20000	  /* adaptive receive: poll 20 us after packets came ... */
+#define TGEN_RX_MAX_NS 100000	  /* ... doubling to 100 us while none do */
 #define TGEN_SLEEP_MAX_LAG_S 0.01 /* a sleeping pacer woken later than this skips */
 
 struct tgen_idle {
@@ -195,10 +195,10 @@ struct tgen_result {
 	double tx_pps, rx_pps, tx_bps, rx_bps;
 	uint64_t reordered, duplicates, tx_refused, late_packets, rx_other, pacer_skipped;
 	uint64_t lat_min, lat_avg, lat_max, lat_p50, lat_p90, lat_p99, lat_p999;
-	bool pacing_sleep;		     /* the pacer slept between bursts */
-	uint32_t burst;			     /* packets per burst of each direction */
-	uint64_t sleeps, slept_ns;	     /* sleeps of the trial loop and their time */
-	unsigned n_threads;		     /* CPU time of each thread during the trial */
+	bool pacing_sleep;	   /* the pacer slept between bursts */
+	uint32_t burst;		   /* packets per burst of each direction */
+	uint64_t sleeps, slept_ns; /* sleeps of the trial loop and their time */
+	unsigned n_threads;	   /* CPU time of each thread during the trial */
 	struct tgen_thread_cpu threads[TGEN_MAX_THREADS];
 	double rate_pps_offered; /* measured: tx_packets / duration_s */
 	bool generator_limited;	 /* offered fell short of requested beyond the tolerance */

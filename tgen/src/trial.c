@@ -234,8 +234,7 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	r->rx_other = t->other;
 	r->pacer_skipped = t->pacer[0].skipped + t->pacer[1].skipped;
 	r->rate_pps_offered = r->tx_pps;
-	r->generator_limited =
-		tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack_pkts(c, t));
+	r->generator_limited = tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack_pkts(c, t));
 	r->pacing_sleep = t->idle.sleep;
 	r->burst = t->pacer[0].burst;
 	r->sleeps = t->idle.sleeps;

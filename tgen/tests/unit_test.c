@@ -254,7 +254,8 @@ test_sleep_pacing(void)
 	uint64_t hz = 1000000000, t, sent = 0, wakes = 0, nt;
 	uint32_t n;
 
-	tap(tgen_pacing_sleeps(TGEN_PACING_AUTO, 10000) && tgen_pacing_sleeps(TGEN_PACING_AUTO, 20000) &&
+	tap(tgen_pacing_sleeps(TGEN_PACING_AUTO, 10000) &&
+		    tgen_pacing_sleeps(TGEN_PACING_AUTO, 20000) &&
 		    !tgen_pacing_sleeps(TGEN_PACING_AUTO, 20001) &&
 		    !tgen_pacing_sleeps(TGEN_PACING_AUTO, 1e6) &&
 		    tgen_pacing_sleeps(TGEN_PACING_SLEEP, 1e6) &&
@@ -262,7 +263,8 @@ test_sleep_pacing(void)
 		    !tgen_pacing_sleeps(TGEN_PACING_SLEEP, 0),
 	    "auto_sleeps_when_bursts_are_50us_apart_unpaced_never_sleeps");
 	tap(tgen_burst_for_pacing(10000, true) == 1 && tgen_burst_for_pacing(100000, true) == 5 &&
-		    tgen_burst_for_pacing(1e6, true) == 32 && tgen_burst_for_pacing(100000, false) == 1,
+		    tgen_burst_for_pacing(1e6, true) == 32 &&
+		    tgen_burst_for_pacing(100000, false) == 1,
 	    "sleeping_bursts_are_at_least_50us_apart_up_to_32");
 	/* 100 kpps, bursts of 5: wake only when tgen_pacer_next says, send what is due */
 	tgen_pacer_init(&p, 100000, hz, 0);

@@ -299,7 +299,8 @@ cmd_runtime(int argc, char **argv)
 			runtime_json_file(file, &f, first, cpu_cpp, mode);
 		else if (!isnan(cpu_cpp))
 			printf("%s: %.1f cycles/packet from the workers' CPU time (rx-mode %s), "
-				"beside the nodes' clocks below\n", file, cpu_cpp, mode);
+			       "beside the nodes' clocks below\n",
+			       file, cpu_cpp, mode);
 		first = 0;
 		rt_free(&d);
 	}

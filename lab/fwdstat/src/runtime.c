@@ -485,7 +485,8 @@ rt_cpu_clocks_per_packet(const struct rt_dump *d, int thread, const char **mode)
 			return NAN;
 		any = 1;
 		clocks += th->cpu_clocks;
-		*mode = (*mode)[0] == '\0' || strcmp(*mode, th->rx_mode) == 0 ? th->rx_mode : "mixed";
+		*mode = (*mode)[0] == '\0' || strcmp(*mode, th->rx_mode) == 0 ? th->rx_mode
+									      : "mixed";
 		for (size_t i = 0; i < th->n; i++) {
 			size_t n = strlen(th->nodes[i].name);
 
