@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 struct lexer {
@@ -183,6 +184,27 @@ bad:
 }
 
 static int
+parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
+{
+	/* the names of rx_mode.c, here so that the parser links alone (fuzz_startup) */
+	static const char *const names[RX_MODE_N] = {[RX_MODE_POLL] = "poll",
+						     [RX_MODE_ADAPTIVE] = "adaptive",
+						     [RX_MODE_INTERRUPT] = "interrupt"};
+	char buf[32];
+	int rc = lex_value(lx, "rx-mode", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	for (int m = 0; m < RX_MODE_N; m++)
+		if (strcmp(buf, names[m]) == 0) {
+			conf->rx_mode = m;
+			return 0;
+		}
+	return lex_error(lx, lx->tok_line, "rx-mode '%s': expected poll, adaptive or interrupt",
+			 buf);
+}
+
+static int
 parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 {
 	int rc;
@@ -220,6 +242,8 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 			conf->main_core = (int)v;
 		} else if (tok_is(lx, "corelist-workers")) {
 			rc = parse_corelist(lx, conf);
+		} else if (tok_is(lx, "rx-mode")) {
+			rc = parse_rx_mode(lx, conf);
 		} else {
 			return lex_error(lx, lx->tok_line, "unknown cpu option '%s'", lx->tok);
 		}

@@ -10,6 +10,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
@@ -155,10 +156,12 @@ worker_main(void *arg)
 
 	if (g == NULL)
 		return 0;
+	rx_mode_worker_start(w);
 	while (!__atomic_load_n(&vfwd.quit, __ATOMIC_RELAXED)) {
 		rte_graph_walk(g);
 		if ((++loops & 0x3ff) == 0)
 			__atomic_store_n(&vfwd.loops[w], loops, __ATOMIC_RELAXED);
+		rx_mode_after_walk(w);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 struct port *
@@ -70,6 +71,8 @@ port_start(struct port *p)
 	 * interrupt handler: without LSC, vfwd would never see a second tgen. */
 	if (info.dev_flags != NULL && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC))
 		conf.intr_conf.lsc = 1;
+	if (rx_mode_wants_intr())
+		conf.intr_conf.rxq = 1; /* rx-mode interrupt (rx_mode.c) */
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc < 0)
 		return rc;
@@ -101,6 +104,9 @@ ports_start(void)
 {
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		int rc = port_start(&vfwd.ports[i]);
+
+		if (rc == 0 && rx_mode_wants_intr())
+			rc = rx_mode_port_check(&vfwd.ports[i]);
 
 		if (rc < 0) {
 			RTE_LOG(ERR, USER1, "%s: cannot start port: %s\n", vfwd.ports[i].name,

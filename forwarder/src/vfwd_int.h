@@ -44,6 +44,7 @@ struct vfwd_conf {
 	char exec[PATH_LEN];
 	char eal_args[1024];
 	int main_core;
+	int rx_mode; /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
 	unsigned n_workers;
 	unsigned workers[MAX_WORKERS];
 	unsigned num_mbufs;

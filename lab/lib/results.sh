@@ -56,6 +56,31 @@ results_die_if_full() {
 	fi
 }
 
+# dut_threads_sample: "TID CPU_NS NAME" per thread of the DUT's process, when the topology
+# knows its pid (topo_dut_pid: host topology, vfwd).
+dut_threads_sample() {
+	local pid t
+	declare -F topo_dut_pid >/dev/null && pid=$(topo_dut_pid) || return 1
+	for t in /proc/"$pid"/task/*; do
+		printf '%s %s %s\n' "${t##*/}" "$(cut -d' ' -f1 "$t/schedstat")" "$(cat "$t/comm")"
+	done
+}
+
+# dut_threads_json DIR: DIR/threads.json, each DUT thread's CPU time since the run began
+# ({"pid", "threads": [{"tid", "name", "cpu_s"}]}), from DIR/.threads0 and a sample now.
+dut_threads_json() {
+	local dir=$1
+	[ -s "$dir/.threads0" ] || return 0
+	dut_threads_sample 2>/dev/null | jq -R -s --rawfile before "$dir/.threads0" \
+		--arg pid "$(topo_dut_pid)" '
+		def rows: split("\n") | map(select(length > 0) | capture("^(?<tid>[0-9]+) (?<ns>[0-9]+) (?<name>.*)$"));
+		($before | rows | map({(.tid): (.ns | tonumber)}) | add // {}) as $b |
+		{ pid: ($pid | tonumber), threads: [rows[] | { tid: (.tid | tonumber), name,
+			cpu_s: (((.ns | tonumber) - ($b[.tid] // 0)) / 1e9) }] }' |
+		atomic_write "$dir/threads.json" || true
+	rm -f "$dir/.threads0"
+}
+
 dut_faults_count() {
 	if declare -F topo_dut_faults_count >/dev/null; then topo_dut_faults_count; else echo 0; fi
 }
@@ -175,6 +200,7 @@ run_begin() {
 	dut_build_info >"$RUN_DIR/.build-info.json" 2>/dev/null || rm -f "$RUN_DIR/.build-info.json"
 	RUN_IMAGE_LOCK=$(dut_image_lock 2>/dev/null || true)
 	RUN_FAULTS0=$(dut_faults_count)
+	dut_threads_sample >"$RUN_DIR/.threads0" 2>/dev/null || rm -f "$RUN_DIR/.threads0"
 	RUN_FAULTS_JSON=""
 	meta_write incomplete "started, not finished" || die "run $RUN_DIR not started"
 	mkdir -p "$STATE"
