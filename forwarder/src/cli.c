@@ -120,23 +120,35 @@ vfwd_cli_register(const char *path, const char *help, vfwd_cli_fn fn)
 	return 0;
 }
 
+static int cli_execute_words(const char *line, int argc, char **argv, struct vfwd_cli_out *out);
+
 int
 cli_execute(const char *line, struct vfwd_cli_out *out)
 {
-	char buf[1024], *argv[MAX_ARGS], *save = NULL, *w;
-	struct cli_cmd *best = NULL;
+	char *buf, *argv[MAX_ARGS], *save = NULL, *w;
 	int argc = 0, rc;
 
-	if (strlen(line) >= sizeof(buf))
-		return cli_error(out, -E2BIG, "command too long");
-	strcpy(buf, line);
+	buf = strdup(line);
+	if (buf == NULL)
+		return cli_error(out, -ENOMEM, "out of memory");
 	for (w = strtok_r(buf, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (argc >= MAX_ARGS)
-			return cli_error(out, -E2BIG, "too many words");
+		if (argc >= MAX_ARGS) {
+			free(buf);
+			return cli_error(out, -E2BIG, "too many words (max %d)", MAX_ARGS);
+		}
 		argv[argc++] = w;
 	}
-	if (argc == 0 || argv[0][0] == '#')
-		return 0;
+	rc = argc == 0 || argv[0][0] == '#' ? 0 : cli_execute_words(line, argc, argv, out);
+	free(buf);
+	return rc;
+}
+
+static int
+cli_execute_words(const char *line, int argc, char **argv, struct vfwd_cli_out *out)
+{
+	struct cli_cmd *best = NULL;
+	int rc;
+
 	for (unsigned i = 0; i < n_cli_cmds; i++) {
 		struct cli_cmd *c = &cli_cmds[i];
 		unsigned k = 0;
@@ -149,28 +161,43 @@ cli_execute(const char *line, struct vfwd_cli_out *out)
 			best = c;
 	}
 	if (best == NULL)
-		return cli_error(out, -ENOENT, "unknown command '%s' (try 'help')", line);
+		return cli_error(out, -ENOENT, "unknown command '%.200s' (try 'help')", line);
 	rc = best->fn(out, argc - (int)best->n_words, argv + best->n_words);
 	if (rc < 0)
 		out->error = true;
 	return rc;
 }
 
+#define EXEC_LINE_MAX 65536
+
 int
 cli_exec_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, rc = 0;
 
 	if (f == NULL) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct vfwd_cli_out out = {0};
 
 		lineno++;
+		if (len > EXEC_LINE_MAX) {
+			fprintf(stderr, "%s:%d: line too long (%zd bytes, max %d)\n", path, lineno,
+				len, EXEC_LINE_MAX);
+			rc = -E2BIG;
+			break;
+		}
+		if (memchr(line, '\0', (size_t)len) != NULL) {
+			fprintf(stderr, "%s:%d: NUL byte in line\n", path, lineno);
+			rc = -EINVAL;
+			break;
+		}
 		if (cli_execute(line, &out) < 0 || out.error) {
 			fprintf(stderr, "%s:%d: %.*s", path, lineno, (int)out.len,
 				out.buf ? out.buf : "");
@@ -182,6 +209,7 @@ cli_exec_file(const char *path)
 		if (rc < 0)
 			break;
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }
@@ -230,6 +258,36 @@ arg_port(struct vfwd_cli_out *out, const char *name)
 }
 
 /* ---- commands ---- */
+
+/* For commands that take no arguments: an error naming the first extra word. */
+#define NO_ARGS(out, argc, argv, name)                                                             \
+	do {                                                                                       \
+		if ((argc) > 0)                                                                    \
+			return cli_error(out, -EINVAL, "%s takes no arguments, not '%s'", name,    \
+					 (argv)[0]);                                               \
+	} while (0)
+
+static int
+cmd_set_mtu(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	unsigned long v;
+	struct port *p;
+	char *end;
+	int i = 0;
+
+	if (argc == 3 && strcmp(argv[0], "packet") == 0)
+		i = 1;
+	if (argc - i != 2)
+		return cli_error(out, -EINVAL, "usage: set interface mtu [packet] BYTES IFACE");
+	v = strtoul(argv[i], &end, 10);
+	if (*end || end == argv[i] || v < 68 || v > 9216)
+		return cli_error(out, -EINVAL, "mtu must be 68..9216, not '%s'", argv[i]);
+	p = arg_port(out, argv[i + 1]);
+	if (p == NULL)
+		return -ENODEV;
+	rte_eth_dev_set_mtu(p->port_id, (uint16_t)v); /* PMDs without an MTU keep theirs */
+	return fib_port_mtu_set((int)(p - vfwd.ports), (uint16_t)v);
+}
 
 static int
 cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)
@@ -390,8 +448,7 @@ static int
 cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear runtime");
 	runtime_clear();
 	return 0;
 }
@@ -399,8 +456,7 @@ cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_errors(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show errors");
 	err_show(out);
 	return 0;
 }
@@ -409,8 +465,7 @@ static int
 cmd_clear_errors(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear errors");
 	err_clear();
 	return 0;
 }
@@ -429,8 +484,7 @@ show_counter(struct vfwd_cli_out *out, bool first, const struct port *p, const c
 static int
 cmd_show_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show interfaces");
 	vfwd_cli_printf(out, "%-16s%4s  %-6s%-20s%-20s%-16s%s\n", "Name", "Idx", "State", "MAC",
 			"Address", "Counter", "Count");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
@@ -470,8 +524,7 @@ static int
 cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear interfaces");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		rte_eth_stats_reset(vfwd.ports[i].port_id);
 		rte_eth_xstats_reset(vfwd.ports[i].port_id);
@@ -482,8 +535,7 @@ cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show hardware");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		const struct port *p = &vfwd.ports[i];
 		struct rte_eth_link link;
@@ -531,8 +583,7 @@ cmd_show_fib(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show ip neighbors");
 	fib_neighbors_show(out);
 	return 0;
 }
@@ -540,8 +591,7 @@ cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show plugins");
 	plugins_show(out);
 	return 0;
 }
@@ -551,8 +601,7 @@ cmd_show_features(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	const struct feature_arc *arc = &ip4_unicast_arc;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show features");
 	vfwd_cli_printf(out, "arc %s: %u features\n", ARC_IP4_UNICAST, arc->n_features);
 	for (unsigned s = 0; s < arc->n_features; s++)
 		vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order, arc->features[s].name);
@@ -575,8 +624,7 @@ cmd_show_version(struct vfwd_cli_out *out, int argc, char **argv)
 	FILE *f;
 	size_t n;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show version");
 	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION, vfwd_install_dir(),
 			rte_version(), VFWD_PLUGIN_ABI_VERSION);
 	snprintf(path, sizeof(path), "%s/build-info.json", vfwd_install_dir());
@@ -619,6 +667,7 @@ cli_builtin_register(void)
 		 cmd_set_feature},
 		{"set interface l2 xconnect", "IFACE PEER", cmd_set_xconnect},
 		{"set interface l3", "IFACE (undo l2 xconnect)", cmd_set_l3},
+		{"set interface mtu", "[packet] BYTES IFACE", cmd_set_mtu},
 		{"show runtime", "[json]", cmd_show_runtime},
 		{"clear runtime", "", cmd_clear_runtime},
 		{"show errors", "", cmd_show_errors},

@@ -77,9 +77,11 @@ graph_nodes_setup(void)
 
 		snprintf(out, sizeof(out), "%s-output", p->name);
 		ip4_rewrite_next[p->port_id] = edge_add("ip4-rewrite", out);
+		ip4_frag_next[p->port_id] = edge_add("ip4-frag", out);
 		l2_xconnect_next[p->port_id] = 0;
 		arp_input_next[p->port_id] = edge_add("arp-input", out);
 		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip4_frag_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    arp_input_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    edge_add("l2-xconnect", out) == RTE_EDGE_ID_INVALID)
 			return -EINVAL;

@@ -56,7 +56,7 @@ reasons=(
 	"ihl|ip4-input|ip4 bad header length"
 	"length|ip4-input|ip4 length > l2 length"
 	"cksum|ip4-input|ip4 bad checksum"
-	"ttl|ip4-input|ip4 ttl <= 1"
+	"ttl|ip4-rewrite|ip4 ttl <= 1"
 )
 
 # ---- pass 1: finite pcap, exact output and exact counters ----

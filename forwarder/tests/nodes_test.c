@@ -179,13 +179,13 @@ checksum_stays_valid_for_every_ttl_and_id(void)
 static int
 ttl_one_is_dropped_and_counted(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17), "ip4-input", "ip4 ttl <= 1");
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17), "ip4-rewrite", "ip4 ttl <= 1");
 }
 
 static int
 ttl_zero_is_dropped_and_counted(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 0, 17), "ip4-input", "ip4 ttl <= 1");
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 0, 17), "ip4-rewrite", "ip4 ttl <= 1");
 }
 
 static int
@@ -408,7 +408,7 @@ static int
 mixed_vector_splits_by_next_node(void)
 {
 	struct rte_mbuf *out[300];
-	uint64_t nr = err_get("ip4-lookup", "no route"), ttl = err_get("ip4-input", "ip4 ttl <= 1");
+	uint64_t nr = err_get("ip4-lookup", "no route"), ttl = err_get("ip4-rewrite", "ip4 ttl <= 1");
 	unsigned n;
 	int ok = 1;
 
@@ -427,7 +427,7 @@ mixed_vector_splits_by_next_node(void)
 		CHECK(ip_of(out[i])->dst_addr != ip_of(out[i + 1])->dst_addr || true, "order");
 	free_all(out, n);
 	CHECK(err_get("ip4-lookup", "no route") == nr + 20, "no route");
-	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == ttl + 20, "ttl");
+	CHECK(err_get("ip4-rewrite", "ip4 ttl <= 1") == ttl + 20, "ttl");
 	return ok;
 }
 
@@ -510,7 +510,7 @@ show_runtime_has_vpp_layout(void)
 	s = cli_output("show errors");
 	CHECK(strstr(s, "   Count                    Node                  Reason\n") == s,
 	      "errors header: %s", s);
-	CHECK(strstr(s, "                ip4-input               ip4 ttl <= 1\n") != NULL,
+	CHECK(strstr(s, "               ip4-rewrite              ip4 ttl <= 1\n") != NULL,
 	      "errors row: %s", s);
 	free(s);
 	return ok;

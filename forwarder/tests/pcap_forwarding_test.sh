@@ -75,7 +75,7 @@ CONF
 
 check_counts() { # name example
 	local name=$1 ok=ok icmp
-	[ "$(err_count ip4-input 'ip4 ttl <= 1')" = "$(count ttl)" ] || ok=fail
+	[ "$(err_count ip4-rewrite 'ip4 ttl <= 1')" = "$(count ttl)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 bad checksum')" = "$(count cksum)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 bad header length')" = "$(count ihl)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 length > l2 length')" = "$(count length)" ] || ok=fail

@@ -69,8 +69,8 @@ each_worker_forwards_its_own_port(void)
 	n0 = drain(0);
 	CHECK(n1 == 10, "port1 sent %u", n1);
 	CHECK(n0 == 10, "port0 sent %u", n0);
-	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == 2, "ttl drops from both workers: %lu",
-	      (unsigned long)err_get("ip4-input", "ip4 ttl <= 1"));
+	CHECK(err_get("ip4-rewrite", "ip4 ttl <= 1") == 2, "ttl drops from both workers: %lu",
+	      (unsigned long)err_get("ip4-rewrite", "ip4 ttl <= 1"));
 	CHECK(vfwd.ports[0].txq_shared && vfwd.ports[1].txq_shared, "single tx queue shared");
 	return ok;
 }

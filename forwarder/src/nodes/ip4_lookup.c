@@ -18,7 +18,8 @@ enum ip4_lookup_next {
 #define foreach_ip4_lookup_error                                                                   \
 	_(NO_ROUTE, "no route")                                                                    \
 	_(LOCAL, "ip4 local destination (not forwarded)")                                          \
-	_(DROP_ROUTE, "drop route")
+	_(DROP_ROUTE, "drop route")                                                                \
+	_(BCAST, "ip4 directed broadcast (not forwarded)")
 
 enum ip4_lookup_error {
 #define _(sym, str) IP4_LOOKUP_ERROR_##sym,
@@ -57,6 +58,8 @@ ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 		return IP4_LOOKUP_NEXT_REWRITE;
 	if (adj->type == ADJ_LOCAL)
 		errors[IP4_LOOKUP_ERROR_LOCAL]++;
+	else if (adj->type == ADJ_BCAST)
+		errors[IP4_LOOKUP_ERROR_BCAST]++;
 	else
 		errors[IP4_LOOKUP_ERROR_DROP_ROUTE]++;
 	return IP4_LOOKUP_NEXT_DROP;
