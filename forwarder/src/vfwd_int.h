@@ -20,7 +20,7 @@
 #define MAX_WORKERS 16
 #define MAX_FEATURES 16
 #define MAX_ERRORS 512
-#define MAX_RXQ 2 /* rx queues of one port polled by one worker */
+#define MAX_RXQ MAX_WORKERS /* rx queues of one port polled by one worker: all of them */
 #define NAME_LEN 32
 #define PATH_LEN 256
 
