@@ -268,6 +268,37 @@ arg_port(struct vfwd_cli_out *out, const char *name)
 	} while (0)
 
 static int
+cmd_set_icmp_error(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	unsigned long v;
+	char *end;
+
+	if (argc == 1 && (strcmp(argv[0], "enable") == 0 || strcmp(argv[0], "disable") == 0)) {
+		__atomic_store_n(&icmp_error_conf.enabled, strcmp(argv[0], "enable") == 0,
+				 __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[0], "rate") == 0) {
+		v = strtoul(argv[1], &end, 10);
+		if (*end || end == argv[1] || v < 1 || v > 1000000)
+			return cli_error(out, -EINVAL, "rate must be 1..1000000 per second");
+		__atomic_store_n(&icmp_error_conf.rate, (unsigned)v, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return cli_error(out, -EINVAL, "usage: set ip icmp-error enable | disable | rate N");
+}
+
+static int
+cmd_show_icmp_error(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip icmp-error");
+	vfwd_cli_printf(out, "icmp errors %s, rate %u per second per worker, burst %u\n",
+			icmp_error_conf.enabled ? "enabled" : "disabled", icmp_error_conf.rate,
+			icmp_error_conf.burst);
+	return 0;
+}
+
+static int
 cmd_set_mtu(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	unsigned long v;
@@ -668,6 +699,9 @@ cli_builtin_register(void)
 		{"set interface l2 xconnect", "IFACE PEER", cmd_set_xconnect},
 		{"set interface l3", "IFACE (undo l2 xconnect)", cmd_set_l3},
 		{"set interface mtu", "[packet] BYTES IFACE", cmd_set_mtu},
+		{"set ip icmp-error", "enable | disable | rate N (ICMP errors; on by default)",
+		 cmd_set_icmp_error},
+		{"show ip icmp-error", "", cmd_show_icmp_error},
 		{"show runtime", "[json]", cmd_show_runtime},
 		{"clear runtime", "", cmd_clear_runtime},
 		{"show errors", "", cmd_show_errors},

@@ -243,6 +243,14 @@ VFWD_API int vfwd_main(int argc, char **argv);
 int vfwd_dataplane_init(char *err, size_t errlen);
 int vfwd_pool_create(unsigned n);
 
+/* ---- ICMP errors (nodes/ip4_icmp_error.c) ---- */
+struct icmp_error_conf {
+	bool enabled;
+	unsigned rate;	/* errors per second per worker */
+	unsigned burst; /* bucket size */
+};
+extern struct icmp_error_conf icmp_error_conf;
+
 /* ---- mbuf metadata ---- */
 extern int mbuf_adj_offset;
 static inline uint32_t *
@@ -251,5 +259,13 @@ mbuf_adj(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, mbuf_adj_offset, uint32_t *);
 }
 int mbuf_meta_init(void);
+
+/* Records in m why ip4-icmp-error must answer it: type, code and, for
+ * "fragmentation needed", the next-hop MTU (the adjacency is no longer needed). */
+static inline void
+icmp_error_mark(struct rte_mbuf *m, uint8_t type, uint8_t code, uint16_t mtu)
+{
+	*mbuf_adj(m) = (uint32_t)mtu << 16 | (uint32_t)type << 8 | code;
+}
 
 #endif /* VFWD_INT_H */

@@ -101,6 +101,7 @@ main(void)
 		"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
 		"ip route add 16.0.0.0/8 via 10.0.0.2 port0",
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+		"set ip icmp-error disable",
 	};
 
 	if (graph_env_setup(&conf) < 0 || env_cli_all(cfg, RTE_DIM(cfg)) < 0) {

@@ -50,6 +50,7 @@ set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
 set ip neighbor port1 10.0.1.2 02:00:00:00:aa:00
 ip route add 198.18.0.0/16 via 10.0.1.2 port1
+set ip icmp-error disable
 CLI
 cat >"$tmp/startup.conf" <<CONF
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }

@@ -12,12 +12,13 @@
 enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_DROP,
 	IP4_LOOKUP_NEXT_REWRITE,
+	IP4_LOOKUP_NEXT_LOCAL,
+	IP4_LOOKUP_NEXT_ICMP_ERROR,
 	IP4_LOOKUP_N_NEXT,
 };
 
 #define foreach_ip4_lookup_error                                                                   \
 	_(NO_ROUTE, "no route")                                                                    \
-	_(LOCAL, "ip4 local destination (not forwarded)")                                          \
 	_(DROP_ROUTE, "drop route")                                                                \
 	_(BCAST, "ip4 directed broadcast (not forwarded)")
 
@@ -43,26 +44,34 @@ ip4_dst(struct rte_mbuf *m)
 	return rte_be_to_cpu_32(ip->dst_addr);
 }
 
-static inline rte_edge_t
-ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
+static __rte_noinline rte_edge_t
+ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 {
-	const struct adj *adj;
+	const struct adj *adj = &adj_table[hop];
 
-	if (unlikely(hop == UINT32_MAX)) {
+	if (hop == UINT32_MAX) {
 		errors[IP4_LOOKUP_ERROR_NO_ROUTE]++;
-		return IP4_LOOKUP_NEXT_DROP;
+		if (!icmp_error_conf.enabled)
+			return IP4_LOOKUP_NEXT_DROP;
+		icmp_error_mark(m, 3, 0, 0); /* destination unreachable: net */
+		return IP4_LOOKUP_NEXT_ICMP_ERROR;
 	}
-	*mbuf_adj(m) = hop;
-	adj = &adj_table[hop];
-	if (likely(adj->type >= ADJ_GLEAN))
-		return IP4_LOOKUP_NEXT_REWRITE;
 	if (adj->type == ADJ_LOCAL)
-		errors[IP4_LOOKUP_ERROR_LOCAL]++;
-	else if (adj->type == ADJ_BCAST)
+		return IP4_LOOKUP_NEXT_LOCAL;
+	if (adj->type == ADJ_BCAST)
 		errors[IP4_LOOKUP_ERROR_BCAST]++;
 	else
 		errors[IP4_LOOKUP_ERROR_DROP_ROUTE]++;
 	return IP4_LOOKUP_NEXT_DROP;
+}
+
+static inline rte_edge_t
+ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
+{
+	*mbuf_adj(m) = hop;
+	if (likely(hop != UINT32_MAX && adj_table[hop].type >= ADJ_GLEAN))
+		return IP4_LOOKUP_NEXT_REWRITE;
+	return ip4_lookup_slow(m, hop, errors);
 }
 
 static uint16_t
@@ -91,15 +100,17 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		nexts[i + 1] = ip4_lookup_next(pkts[i + 1], hop[1], errors);
 		nexts[i + 2] = ip4_lookup_next(pkts[i + 2], hop[2], errors);
 		nexts[i + 3] = ip4_lookup_next(pkts[i + 3], hop[3], errors);
-		n_spec += (nexts[i] + nexts[i + 1] + nexts[i + 2] + nexts[i + 3]);
+		n_spec += (nexts[i] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 1] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 2] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 3] == IP4_LOOKUP_NEXT_REWRITE);
 	}
 	for (; i < cnt; i++) {
 		if (rte_lpm_lookup(lpm, ip4_dst(pkts[i]), &hop[0]) < 0)
 			hop[0] = UINT32_MAX;
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
-		n_spec += nexts[i];
+		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}
-	/* IP4_LOOKUP_NEXT_REWRITE is 1, so the sum of nexts counts rewrites */
 	node_dispatch(graph, node, objs, cnt, nexts, IP4_LOOKUP_NEXT_REWRITE, n_spec);
 	return cnt;
 }
@@ -113,6 +124,8 @@ static struct rte_node_register ip4_lookup_node = {
 		{
 			[IP4_LOOKUP_NEXT_DROP] = "error-drop",
 			[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
+			[IP4_LOOKUP_NEXT_LOCAL] = "ip4-local",
+			[IP4_LOOKUP_NEXT_ICMP_ERROR] = "ip4-icmp-error",
 		},
 };
 

@@ -11,10 +11,11 @@
 #include "vfwd_int.h"
 #include "node_util.h"
 
-/* edges 0 and 1 are fixed; graph setup adds one edge per <port>-output after them */
+/* edges 0 to 2 are fixed; graph setup adds one edge per <port>-output after them */
 enum ip4_rewrite_next {
 	IP4_REWRITE_NEXT_DROP,
 	IP4_REWRITE_NEXT_FRAG,
+	IP4_REWRITE_NEXT_ICMP_ERROR,
 	IP4_REWRITE_N_NEXT,
 };
 
@@ -51,9 +52,18 @@ ip4_rewrite_apply(struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip, const stru
 	memcpy((uint8_t *)eth + 8, adj->rewrite + 8, 4);
 }
 
+static rte_edge_t
+ip4_rewrite_icmp(struct rte_mbuf *m, uint8_t type, uint8_t code, uint16_t mtu)
+{
+	if (!icmp_error_conf.enabled)
+		return IP4_REWRITE_NEXT_DROP;
+	icmp_error_mark(m, type, code, mtu);
+	return IP4_REWRITE_NEXT_ICMP_ERROR;
+}
+
 static __rte_noinline rte_edge_t
-ip4_rewrite_slow(struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip, const struct adj *adj,
-		 uint64_t *errors)
+ip4_rewrite_slow(struct rte_mbuf *m, struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip,
+		 const struct adj *adj, uint64_t *errors)
 {
 	if (!adj->valid) {
 		errors[IP4_REWRITE_ERROR_UNRESOLVED]++;
@@ -61,12 +71,12 @@ ip4_rewrite_slow(struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip, const struc
 	}
 	if (ip->time_to_live <= 1) {
 		errors[IP4_REWRITE_ERROR_TTL_EXPIRED]++;
-		return IP4_REWRITE_NEXT_DROP;
+		return ip4_rewrite_icmp(m, 11, 0, 0); /* time exceeded in transit */
 	}
 	/* larger than the MTU */
 	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) {
 		errors[IP4_REWRITE_ERROR_MTU_DF]++;
-		return IP4_REWRITE_NEXT_DROP;
+		return ip4_rewrite_icmp(m, 3, 4, adj->mtu); /* fragmentation needed */
 	}
 	ip4_rewrite_apply(eth, ip, adj);
 	return IP4_REWRITE_NEXT_FRAG;
@@ -81,7 +91,7 @@ ip4_rewrite_one(struct rte_mbuf *m, uint64_t *errors)
 
 	if (unlikely(!adj->valid || ip->time_to_live <= 1 ||
 		     rte_be_to_cpu_16(ip->total_length) > adj->mtu))
-		return ip4_rewrite_slow(eth, ip, adj, errors);
+		return ip4_rewrite_slow(m, eth, ip, adj, errors);
 	ip4_rewrite_apply(eth, ip, adj);
 	return adj->tx_edge;
 }
@@ -104,6 +114,7 @@ static struct rte_node_register ip4_rewrite_node = {
 		{
 			[IP4_REWRITE_NEXT_DROP] = "error-drop",
 			[IP4_REWRITE_NEXT_FRAG] = "ip4-frag",
+			[IP4_REWRITE_NEXT_ICMP_ERROR] = "ip4-icmp-error",
 		},
 };
 
