@@ -39,6 +39,8 @@ struct neighbor {
 
 struct adj adj_table[MAX_ADJ] __rte_cache_aligned;
 struct rte_lpm *fib_lpm;
+/* rte_lpm takes depths 1..32: the default route's adjacency is the lookup miss value */
+uint32_t fib_default_adj = UINT32_MAX;
 static struct route *routes;
 static unsigned n_routes;
 static struct neighbor neighbors[MAX_NEIGHBORS];
@@ -183,7 +185,7 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 		snprintf(err, errlen, "route table full");
 		return -ENOSPC;
 	}
-	rc = rte_lpm_add(fib_lpm, prefix, len, (uint32_t)adj);
+	rc = len == 0 ? 0 : rte_lpm_add(fib_lpm, prefix, len, (uint32_t)adj);
 	if (rc < 0) {
 		snprintf(err, errlen, "rte_lpm_add: %s", strerror(-rc));
 		return rc;
@@ -197,6 +199,8 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 	}
 	r->adj = (uint32_t)adj;
 	r->auto_nbr = auto_nbr;
+	if (len == 0)
+		__atomic_store_n(&fib_default_adj, (uint32_t)adj, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -237,7 +241,10 @@ fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen)
 			 (prefix >> 8) & 255, prefix & 255, len);
 		return -ENOENT;
 	}
-	rte_lpm_delete(fib_lpm, prefix, len);
+	if (len == 0)
+		__atomic_store_n(&fib_default_adj, UINT32_MAX, __ATOMIC_RELEASE);
+	else
+		rte_lpm_delete(fib_lpm, prefix, len);
 	adj_put(r->adj);
 	*r = routes[--n_routes];
 	return 0;
@@ -604,7 +611,11 @@ fib_punt_poll(void)
 			struct rte_ether_addr mac;
 
 			memcpy(&mac, msgs[i].mac, sizeof(mac));
-			if (pi >= 0)
+			if (pi < 0)
+				continue;
+			if (msgs[i].kind == ARP_MSG_REQUESTED)
+				fib_neighbor_incomplete(pi, msgs[i].ip);
+			else
 				arp_learn(pi, msgs[i].ip, &mac);
 		}
 		total += n;

@@ -144,6 +144,7 @@ extern uint16_t l2_xconnect_next[RTE_MAX_ETHPORTS];
 extern uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
 
 /* ---- feature arc (feature.c) ---- */
 #define ARC_IP4_UNICAST "ip4-unicast"
@@ -190,6 +191,7 @@ struct ip4_own_set {
 };
 extern struct ip4_own_set ip4_own;
 extern struct rte_lpm *fib_lpm;
+extern uint32_t fib_default_adj;
 int fib_init(void);
 int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
 		  char *err, size_t errlen);
@@ -204,11 +206,13 @@ int fib_port_mtu_set(int port_index, uint16_t mtu);
 int fib_neighbor_incomplete(int port_index, uint32_t ip);
 
 /* what arp-input passes to the main lcore: a sender to learn (16 bytes, a ring element) */
+enum { ARP_MSG_LEARN, ARP_MSG_REQUESTED };
 struct arp_learn_msg {
 	uint32_t ip; /* host order */
 	uint16_t port_id;
 	uint8_t mac[6];
-	uint8_t pad[4];
+	uint8_t kind; /* ARP_MSG_LEARN: a sender to learn; ARP_MSG_REQUESTED: ip4-arp asked for ip */
+	uint8_t pad[3];
 };
 uint16_t rewrite_edge_for_port(uint16_t port_id);
 

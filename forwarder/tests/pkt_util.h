@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <rte_arp.h>
 #include <rte_ip.h>
 #include <rte_ring.h>
 
@@ -192,5 +193,31 @@ forwarded(struct rte_mbuf *m, int port)
 
 #define NET48 RTE_IPV4(48, 0, 0, 1)
 #define HOST0 ((uint32_t)RTE_IPV4(10, 0, 0, 2))
+
+/* An ARP reply from sip/sha to port's address. */
+static inline struct rte_mbuf *
+arp_reply(int port, uint32_t sip, const struct rte_ether_addr *sha)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+	const struct port *p = &vfwd.ports[port];
+
+	memset(eth, 0, 60);
+	eth->dst_addr = p->mac;
+	eth->src_addr = *sha;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = 6;
+	arp->arp_plen = 4;
+	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
+	arp->arp_data.arp_sha = *sha;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	arp->arp_data.arp_tha = p->mac;
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(p->ip4);
+	m->port = p->port_id;
+	return m;
+}
 
 #endif

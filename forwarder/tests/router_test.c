@@ -58,31 +58,6 @@ ports_are_not_promiscuous(void)
 
 /* ---- class 2: ARP learning ---- */
 
-static struct rte_mbuf *
-arp_reply(int port, uint32_t sip, const struct rte_ether_addr *sha)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
-	const struct port *p = &vfwd.ports[port];
-
-	memset(eth, 0, 60);
-	eth->dst_addr = p->mac;
-	eth->src_addr = *sha;
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = 6;
-	arp->arp_plen = 4;
-	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
-	arp->arp_data.arp_sha = *sha;
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
-	arp->arp_data.arp_tha = p->mac;
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(p->ip4);
-	m->port = p->port_id;
-	return m;
-}
-
 static int
 unsolicited_arp_reply_never_overwrites_a_static_neighbor(void)
 {

@@ -81,6 +81,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	struct rte_lpm *lpm = fib_lpm;
+	uint32_t miss = __atomic_load_n(&fib_default_adj, __ATOMIC_ACQUIRE);
 	uint16_t i = 0, n_spec = 0;
 	uint32_t hop[4];
 
@@ -95,7 +96,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		}
 		dst = _mm_set_epi32((int)ip4_dst(pkts[i + 3]), (int)ip4_dst(pkts[i + 2]),
 				    (int)ip4_dst(pkts[i + 1]), (int)ip4_dst(pkts[i]));
-		rte_lpm_lookupx4(lpm, dst, hop, UINT32_MAX);
+		rte_lpm_lookupx4(lpm, dst, hop, miss);
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
 		nexts[i + 1] = ip4_lookup_next(pkts[i + 1], hop[1], errors);
 		nexts[i + 2] = ip4_lookup_next(pkts[i + 2], hop[2], errors);
@@ -107,7 +108,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	}
 	for (; i < cnt; i++) {
 		if (rte_lpm_lookup(lpm, ip4_dst(pkts[i]), &hop[0]) < 0)
-			hop[0] = UINT32_MAX;
+			hop[0] = miss;
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
 		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}

@@ -11,11 +11,12 @@
 #include "vfwd_int.h"
 #include "node_util.h"
 
-/* edges 0 to 2 are fixed; graph setup adds one edge per <port>-output after them */
+/* edges 0 to 3 are fixed; graph setup adds one edge per <port>-output after them */
 enum ip4_rewrite_next {
 	IP4_REWRITE_NEXT_DROP,
 	IP4_REWRITE_NEXT_FRAG,
 	IP4_REWRITE_NEXT_ICMP_ERROR,
+	IP4_REWRITE_NEXT_ARP,
 	IP4_REWRITE_N_NEXT,
 };
 
@@ -67,7 +68,7 @@ ip4_rewrite_slow(struct rte_mbuf *m, struct rte_ether_hdr *eth, struct rte_ipv4_
 {
 	if (!adj->valid) {
 		errors[IP4_REWRITE_ERROR_UNRESOLVED]++;
-		return IP4_REWRITE_NEXT_DROP;
+		return IP4_REWRITE_NEXT_ARP; /* ARP for the next hop and hold the packet */
 	}
 	if (ip->time_to_live <= 1) {
 		errors[IP4_REWRITE_ERROR_TTL_EXPIRED]++;
@@ -115,6 +116,7 @@ static struct rte_node_register ip4_rewrite_node = {
 			[IP4_REWRITE_NEXT_DROP] = "error-drop",
 			[IP4_REWRITE_NEXT_FRAG] = "ip4-frag",
 			[IP4_REWRITE_NEXT_ICMP_ERROR] = "ip4-icmp-error",
+			[IP4_REWRITE_NEXT_ARP] = "ip4-arp",
 		},
 };
 
