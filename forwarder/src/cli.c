@@ -9,6 +9,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 #include <rte_version.h>
 
 #include "vfwd_int.h"
@@ -143,22 +144,65 @@ cli_execute(const char *line, struct vfwd_cli_out *out)
 	return rc;
 }
 
+/* The word at position k the typed word selects among the live commands, as
+ * VPP does: an exact match, else the only word it is a prefix of (words of
+ * commands with the same handler, i.e. aliases, count as one). NULL when none
+ * matches; *ambiguous is set when several distinct commands do. */
+static const char *
+cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
+{
+	const char *pick = NULL;
+	vfwd_cli_fn pick_fn = NULL;
+	size_t len = strlen(typed);
+
+	*ambiguous = false;
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		if (alive[i] && cli_cmds[i].n_words > k && strcmp(cli_cmds[i].words[k], typed) == 0)
+			return cli_cmds[i].words[k];
+	for (unsigned i = 0; i < n_cli_cmds; i++) {
+		const struct cli_cmd *c = &cli_cmds[i];
+
+		if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
+			continue;
+		if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
+				     strlen(c->words[k]) < strlen(pick))) {
+			pick = c->words[k];
+			pick_fn = c->fn;
+		} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
+			*ambiguous = true;
+		}
+	}
+	return pick;
+}
+
 static int
 cli_execute_words(const char *line, int argc, char **argv, struct vfwd_cli_out *out)
 {
+	bool alive[RTE_DIM(cli_cmds)];
 	struct cli_cmd *best = NULL;
+	unsigned k;
 	int rc;
 
-	for (unsigned i = 0; i < n_cli_cmds; i++) {
-		struct cli_cmd *c = &cli_cmds[i];
-		unsigned k = 0;
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		alive[i] = true;
+	for (k = 0;; k++) {
+		const char *w;
+		bool ambiguous;
 
-		if (c->n_words > (unsigned)argc)
-			continue;
-		while (k < c->n_words && strcmp(c->words[k], argv[k]) == 0)
-			k++;
-		if (k == c->n_words && (best == NULL || c->n_words > best->n_words))
-			best = c;
+		for (unsigned i = 0; i < n_cli_cmds; i++)
+			if (alive[i] && cli_cmds[i].n_words == k)
+				best = &cli_cmds[i];
+		if (k >= (unsigned)argc)
+			break;
+		w = cli_word_pick(alive, k, argv[k], &ambiguous);
+		if (w == NULL)
+			break; /* the rest are the arguments of best */
+		if (ambiguous)
+			return cli_error(out, -EINVAL, "ambiguous command: '%s' in '%.200s'", argv[k],
+					 line);
+		for (unsigned i = 0; i < n_cli_cmds; i++)
+			alive[i] = alive[i] && cli_cmds[i].n_words > k &&
+				   strcmp(cli_cmds[i].words[k], w) == 0;
 	}
 	if (best == NULL)
 		return cli_error(out, -ENOENT, "unknown command '%.200s' (try 'help')", line);
@@ -605,9 +649,54 @@ cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_fib(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
-	fib_show(out);
+	uint32_t ip = 0;
+	uint8_t len = 0;
+	int rc;
+
+	if (argc > 1)
+		return cli_error(out, -EINVAL, "usage: show ip fib [A.B.C.D/LEN | A.B.C.D]");
+	if (argc == 1 && parse_prefix(argv[0], &ip, &len) < 0 && parse_ip4(argv[0], &ip) < 0)
+		return cli_error(out, -EINVAL, "bad prefix or address '%s'", argv[0]);
+	rc = fib_show(out, argc == 1, ip,
+		      argc == 1 && strchr(argv[0], '/') ? len : -1);
+	if (rc == -ENOENT)
+		return cli_error(out, rc, "no route matches %s", argv[0]);
+	return rc;
+}
+
+static int
+cmd_show_threads(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show threads");
+	vfwd_cli_printf(out, "%-7s%-20s%-12s%-8s%-7s%-7s\n", "ID", "Name", "Type", "lcore", "Core",
+			"Socket");
+	vfwd_cli_printf(out, "%-7d%-20s%-12s%-8u%-7d%-7d\n", 0, "vfwd_main", "main",
+			rte_get_main_lcore(), rte_lcore_to_cpu_id((int)rte_get_main_lcore()),
+			(int)rte_lcore_to_socket_id(rte_get_main_lcore()));
+	for (unsigned w = 0; w < vfwd.n_workers; w++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "vfwd_wk_%u", w);
+		vfwd_cli_printf(out, "%-7u%-20s%-12s%-8u%-7d%-7d\n", w + 1, name, "workers",
+				vfwd.worker_lcore[w], rte_lcore_to_cpu_id((int)vfwd.worker_lcore[w]),
+				(int)rte_lcore_to_socket_id(vfwd.worker_lcore[w]));
+	}
+	return 0;
+}
+
+static int
+cmd_show_buffers(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	const struct rte_mempool *mp = vfwd.pool;
+
+	NO_ARGS(out, argc, argv, "show buffers");
+	vfwd_cli_printf(out, "%-20s%-7s%-6s%-8s%-11s%-9s%-9s%-9s\n", "Pool Name", "Index", "NUMA",
+			"Size", "Data Size", "Total", "Avail", "Used");
+	if (mp == NULL)
+		return 0;
+	vfwd_cli_printf(out, "%-20s%-7d%-6d%-8u%-11u%-9u%-9u%-9u\n", mp->name, 0, mp->socket_id,
+			mp->elt_size, rte_pktmbuf_data_room_size((struct rte_mempool *)mp), mp->size,
+			rte_mempool_avail_count(mp), rte_mempool_in_use_count(mp));
 	return 0;
 }
 
@@ -709,11 +798,19 @@ cli_builtin_register(void)
 		{"show interfaces", "", cmd_show_interfaces},
 		{"clear interfaces", "", cmd_clear_interfaces},
 		{"show hardware", "", cmd_show_hardware},
-		{"show ip fib", "", cmd_show_fib},
+		{"show ip fib", "[A.B.C.D/LEN | A.B.C.D]", cmd_show_fib},
 		{"show ip neighbors", "", cmd_show_neighbors},
 		{"show plugins", "", cmd_show_plugins},
 		{"show features", "", cmd_show_features},
 		{"show version", "", cmd_show_version},
+		/* VPP's spellings of the same commands, and VPP's commands vfwd answers */
+		{"show interface", "(= show interfaces)", cmd_show_interfaces},
+		{"show hardware-interfaces", "(= show hardware)", cmd_show_hardware},
+		{"show node counters", "(= show errors)", cmd_show_errors},
+		{"clear node counters", "(= clear errors)", cmd_clear_errors},
+		{"show ip neighbor", "(= show ip neighbors)", cmd_show_neighbors},
+		{"show threads", "", cmd_show_threads},
+		{"show buffers", "", cmd_show_buffers},
 		{"help", "", cmd_help},
 	};
 

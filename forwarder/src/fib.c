@@ -545,35 +545,60 @@ route_cmp(const void *a, const void *b)
 	return (int)x->len - (int)y->len;
 }
 
-void
-fib_show(struct vfwd_cli_out *out)
+static void
+route_print(struct vfwd_cli_out *out, const struct route *r)
 {
 	static const char *const kind[] = {"drop", "local", "broadcast", "glean", "via"};
-	struct route *sorted = malloc(sizeof(*sorted) * (n_routes ? n_routes : 1));
+	const struct adj *a = &adj_table[r->adj];
+	const struct port *p = port_by_ethdev(a->port_id);
+	char pfx[20], nh[20], ent[32];
 
+	ip_fmt(pfx, sizeof(pfx), r->prefix);
+	snprintf(ent, sizeof(ent), "%s/%u", pfx, r->len);
+	ip_fmt(nh, sizeof(nh), a->nh);
+	if (a->type == ADJ_REWRITE)
+		vfwd_cli_printf(out, "%-20s via %s %s %s\n", ent, nh, p ? p->name : "?",
+				a->valid ? "resolved" : "unresolved");
+	else if (a->type == ADJ_DROP)
+		vfwd_cli_printf(out, "%-20s drop\n", ent);
+	else
+		vfwd_cli_printf(out, "%-20s %s %s\n", ent, kind[a->type], p ? p->name : "?");
+}
+
+/* `show ip fib [A.B.C.D/LEN | A.B.C.D]`: everything, one prefix exactly, or the
+ * route an address takes (longest match). Returns -ENOENT when none matches. */
+int
+fib_show(struct vfwd_cli_out *out, bool filter, uint32_t ip, int len)
+{
+	struct route *sorted;
+	const struct route *best = NULL;
+
+	if (filter) {
+		if (len >= 0)
+			ip &= prefix_mask((uint8_t)len);
+		for (unsigned i = 0; i < n_routes; i++) {
+			const struct route *r = &routes[i];
+
+			if (len >= 0 ? (r->prefix == ip && r->len == len)
+				     : ((ip & prefix_mask(r->len)) == r->prefix &&
+					(best == NULL || r->len > best->len)))
+				best = r;
+		}
+		if (best == NULL)
+			return -ENOENT;
+		route_print(out, best);
+		return 0;
+	}
+	sorted = malloc(sizeof(*sorted) * (n_routes ? n_routes : 1));
 	if (sorted == NULL)
-		return;
+		return -ENOMEM;
 	memcpy(sorted, routes, sizeof(*sorted) * n_routes);
 	qsort(sorted, n_routes, sizeof(*sorted), route_cmp);
 	vfwd_cli_printf(out, "ipv4 fib: %u routes\n", n_routes);
-	for (unsigned i = 0; i < n_routes; i++) {
-		const struct adj *a = &adj_table[sorted[i].adj];
-		const struct port *p = port_by_ethdev(a->port_id);
-		char pfx[20], nh[20], ent[32];
-
-		ip_fmt(pfx, sizeof(pfx), sorted[i].prefix);
-		snprintf(ent, sizeof(ent), "%s/%u", pfx, sorted[i].len);
-		ip_fmt(nh, sizeof(nh), a->nh);
-		if (a->type == ADJ_REWRITE)
-			vfwd_cli_printf(out, "%-20s via %s %s %s\n", ent, nh, p ? p->name : "?",
-					a->valid ? "resolved" : "unresolved");
-		else if (a->type == ADJ_DROP)
-			vfwd_cli_printf(out, "%-20s drop\n", ent);
-		else
-			vfwd_cli_printf(out, "%-20s %s %s\n", ent, kind[a->type],
-					p ? p->name : "?");
-	}
+	for (unsigned i = 0; i < n_routes; i++)
+		route_print(out, &sorted[i]);
 	free(sorted);
+	return 0;
 }
 
 void

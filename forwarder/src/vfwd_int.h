@@ -199,7 +199,7 @@ int fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen);
 int fib_neighbor_set(int port_index, uint32_t ip, const struct rte_ether_addr *mac, bool del);
 int fib_interface_address_set(int port_index, uint32_t ip, uint8_t len, bool del, char *err,
 			      size_t errlen);
-void fib_show(struct vfwd_cli_out *out);
+int fib_show(struct vfwd_cli_out *out, bool filter, uint32_t ip, int len);
 void fib_neighbors_show(struct vfwd_cli_out *out);
 int fib_punt_poll(void);
 int fib_port_mtu_set(int port_index, uint16_t mtu);
