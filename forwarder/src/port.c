@@ -92,10 +92,15 @@ port_start(struct port *p)
 		if (rc < 0)
 			return rc;
 	}
-	rte_eth_promiscuous_enable(p->port_id);
+	/* a router takes only frames for its own MAC (RFC 1812 5.3.4); ethernet-input
+	 * checks it too, for the PMDs that cannot filter (pcap, ring, vhost) */
+	rte_eth_promiscuous_disable(p->port_id);
 	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
 	if (rc < 0)
 		return rc;
+	memcpy(&port_mac48[p->port_id], &p->mac, 6);
+	if (rte_eth_dev_get_mtu(p->port_id, &p->mtu) < 0 || p->mtu == 0)
+		p->mtu = RTE_ETHER_MTU;
 	return rte_eth_dev_start(p->port_id);
 }
 
