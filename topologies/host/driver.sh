@@ -18,6 +18,7 @@ topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
 	kv_check "$TOPO_CONF" >&2 || die "bad topology file (see above)"
 	[[ $STATE != *[[:space:]]* ]] || die "the lab folder $STATE must not contain spaces"
+	cpu_plan # refuses a mode the host topology cannot run before anything starts
 }
 
 conf() { kv_get "$TOPO_CONF" "$1" "${2-}"; }
