@@ -38,6 +38,11 @@ tgen_cli_usage(FILE *f)
 	      "  --warmup S              before the first trial, send a packet every 10 ms until\n"
 	      "                          one comes back, at most S s (default 5; 0: off)\n"
 	      "  --drain S               receive window after each trial (default 0.5)\n"
+	      "  --pacing busy|sleep|auto  busy: spin between bursts; sleep: sleep until the\n"
+	      "                          next burst (absolute clock_nanosleep, bursts >= 50 us\n"
+	      "                          apart), receive polled adaptively (20..100 us), so a DUT\n"
+	      "                          sharing the CPU gets it; auto (default): sleep when the\n"
+	      "                          busy pacer's bursts are >= 50 us apart\n"
 	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
 	      "  --pdr-loss X            PDR loss ratio, 0.005 or 0.5% (default 0.5%)\n"
 	      "  --width X               search width, relative (default 0.5%)\n"
@@ -53,6 +58,8 @@ tgen_cli_usage(FILE *f)
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
 	      "                          TGEN_TRIAL_DURATION_S (post: TGEN_TRIAL_LOSS_RATIO,\n"
 	      "                          TGEN_TRIAL_TX_PACKETS, TGEN_TRIAL_RX_PACKETS)\n"
+	      "  --trial-exec CMD        run|ndr without DPDK: each trial is CMD (sh -c), which\n"
+	      "                          writes KEY VALUE lines to $TGEN_TRIAL_RESULT (main.c)\n"
 	      "  --json FILE             write the result as JSON (- for stdout)\n"
 	      "  --link-timeout S        wait for links and ARP (default 10)\n"
 	      "  --mbufs N, --desc N     mempool size (default 16384), ring size (default 1024)\n",
@@ -192,6 +199,12 @@ p_flow_field(const struct cli_opt *d, void *field, const char *a)
 }
 
 static int
+p_pacing(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_pacing_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
 p_link(const struct cli_opt *d, void *field, const char *a)
 {
 	uint64_t *bps = field;
@@ -233,6 +246,7 @@ static const struct cli_opt cli_opts[] = {
 	{"trial-duration", "trial-duration", p_double, OPT(trial_s), SECONDS(0.001, 86400)},
 	{"final-duration", "final-duration", p_double, OPT(final_s), SECONDS(0.001, 86400)},
 	{"drain", "drain", p_double, CTX(drain_s), SECONDS(0, 60)},
+	{"pacing", "pacing", p_pacing, CTX(pacing), 0, 0, "busy, sleep or auto"},
 	{"warmup", "warmup", p_double, OPT(warmup_s), SECONDS(0, 600)},
 	{"link-timeout", "link-timeout", p_double, OPT(link_timeout_s), SECONDS(0, 3600)},
 	{"link", "link", p_link, CTX(link_bps), 0, 0, "bits per second, e.g. 10gbps"},
@@ -255,6 +269,7 @@ static const struct cli_opt cli_opts[] = {
 	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
 	{"pre-trial", "pre-trial", p_str, OPT(pre_trial), 0, 0, NULL},
 	{"post-trial", "post-trial", p_str, OPT(post_trial), 0, 0, NULL},
+	{"trial-exec", "trial-exec", p_str, OPT(trial_exec), 0, 0, NULL},
 	{"json", "json", p_str, OPT(json), 0, 0, NULL},
 	{"strict-rate", "strict-rate", p_flag, OPT(strict_rate), 0, 0, NULL},
 };

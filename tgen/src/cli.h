@@ -10,6 +10,7 @@ struct opts {
 	const char *mode;
 	const char *json;
 	const char *pre_trial, *post_trial;
+	const char *trial_exec; /* another generator runs each trial (main.c exec_trial) */
 	struct tgen_rate rate, min_rate, max_rate;
 	bool strict_rate; /* accepted for compatibility; generator-limited trials never pass */
 	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;

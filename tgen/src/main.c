@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -94,6 +95,73 @@ print_trial(const struct tgen_result *r)
 	fflush(stdout);
 }
 
+/* --trial-exec CMD: one trial is CMD (sh -c), run with the hooks' variables and
+ * TGEN_TRIAL_RESULT, a file into which it writes "KEY VALUE" lines: tx_packets, rx_packets,
+ * tx_bytes, rx_bytes, duration_s, dir0_tx, dir0_rx, dir1_tx, dir1_rx and lat_min, lat_avg,
+ * lat_max, lat_p50, lat_p90, lat_p99, lat_p999 (ns). tgen derives the rest as for its own
+ * trials, so the search and the JSON are the same for every generator. */
+static int
+exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, const char *phase,
+	   struct tgen_result *r)
+{
+	char path[] = "/tmp/tgen-trial-XXXXXX", key[32];
+	const struct {
+		const char *name;
+		uint64_t *val;
+	} keys[] = {
+		{"tx_packets", &r->tx_packets}, {"rx_packets", &r->rx_packets},
+		{"tx_bytes", &r->tx_bytes},	{"rx_bytes", &r->rx_bytes},
+		{"dir0_tx", &r->dir_tx[0]},	{"dir0_rx", &r->dir_rx[0]},
+		{"dir1_tx", &r->dir_tx[1]},	{"dir1_rx", &r->dir_rx[1]},
+		{"lat_min", &r->lat_min},	{"lat_avg", &r->lat_avg},
+		{"lat_max", &r->lat_max},	{"lat_p50", &r->lat_p50},
+		{"lat_p90", &r->lat_p90},	{"lat_p99", &r->lat_p99},
+		{"lat_p999", &r->lat_p999},
+	};
+	double d, slack;
+	size_t i;
+	FILE *f;
+	int fd, ret;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	setenv("TGEN_TRIAL_RESULT", path, 1);
+	ret = run_hook(o->trial_exec, NULL, phase, c->trial_index, pps, dur);
+	memset(r, 0, sizeof(*r));
+	r->duration_s = dur;
+	f = ret < 0 ? NULL : fopen(path, "r");
+	if (ret == 0 && f == NULL)
+		ret = -errno;
+	while (f != NULL && fscanf(f, "%31s %lf", key, &d) == 2) {
+		if (strcmp(key, "duration_s") == 0 && d > 0)
+			r->duration_s = d;
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strcmp(key, keys[i].name) == 0)
+				*keys[i].val = d > 0 ? (uint64_t)(d + 0.5) : 0;
+	}
+	if (f != NULL)
+		fclose(f);
+	unlink(path);
+	r->index = c->trial_index++;
+	r->phase = phase;
+	r->rate_pps_requested = pps;
+	dur = r->duration_s;
+	r->loss_packets = r->tx_packets > r->rx_packets ? r->tx_packets - r->rx_packets : 0;
+	r->loss_ratio = r->tx_packets ? (double)r->loss_packets / (double)r->tx_packets : 0;
+	r->tx_pps = (double)r->tx_packets / dur;
+	r->rx_pps = (double)r->rx_packets / dur;
+	r->tx_bps = (double)r->tx_bytes * 8 / dur;
+	r->rx_bps = (double)r->rx_bytes * 8 / dur;
+	r->rate_pps_offered = r->tx_pps;
+	slack = (c->profile.bidir ? 2 : 1) * (double)tgen_burst_for_rate(pps);
+	r->generator_limited = tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack);
+	if (ret < 0)
+		fprintf(stderr, "tgen: the trial command failed: %s\n", o->trial_exec);
+	return ret < 0 ? ret : tgen_quit ? -EINTR : 0;
+}
+
 static int
 trial_with_hooks(struct tgen_ctx *c, const struct opts *o, double pps, double dur,
 		 const char *phase, bool progress, struct tgen_result *r)
@@ -103,7 +171,10 @@ trial_with_hooks(struct tgen_ctx *c, const struct opts *o, double pps, double du
 	ret = run_hook(o->pre_trial, NULL, phase, c->trial_index, pps, dur);
 	if (ret < 0)
 		return ret;
-	ret = tgen_trial_run(c, pps, dur, phase, progress, r);
+	if (o->trial_exec != NULL)
+		ret = exec_trial(c, o, pps, dur, phase, r);
+	else
+		ret = tgen_trial_run(c, pps, dur, phase, progress, r);
 	if (ret < 0)
 		return ret;
 	return run_hook(o->post_trial, r, phase, r->index, pps, dur);
@@ -389,6 +460,46 @@ mempools_create(struct tgen_ctx *c, const struct opts *o)
 	return 0;
 }
 
+static bool
+args_have(int argc, char **argv, const char *opt)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], opt) == 0)
+			return true;
+	return false;
+}
+
+/* run|ndr with --trial-exec: the options, the search and the JSON, without EAL or ports. */
+static int
+mode_exec(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
+{
+	int ret;
+
+	argv[0] = (char *)"tgen";
+	if (tgen_cli_parse(c, o, argc, argv) < 0)
+		return 2;
+	if (c->profile.kind == TGEN_PROFILE_IMIX)
+		c->profile.frame_size = 0;
+	c->rate_tol = o->rate_tol;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (strcmp(o->mode, "run") == 0)
+		ret = mode_run(c, o);
+	else if (strcmp(o->mode, "ndr") == 0)
+		ret = mode_ndr(c, o);
+	else {
+		tgen_cli_bad("trial-exec", o->trial_exec, "only with run or ndr");
+		return 2;
+	}
+	if (ret == -EINTR)
+		fprintf(stderr, "tgen: interrupted\n");
+	else if (ret < 0 && ret != -EINVAL && ret != -ECHILD)
+		fprintf(stderr, "tgen: %s failed: %s\n", o->mode, strerror(-ret));
+	return ret < 0 ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -405,6 +516,7 @@ main(int argc, char **argv)
 	c.profile.flows = 1;
 	c.link_bps = 10000000000ull;
 	c.drain_s = 0.5;
+	c.pacing = TGEN_PACING_AUTO;
 	o.rate.unit = TGEN_RATE_PCT;
 	o.rate.value = 1;
 	o.duration_s = 10;
@@ -432,6 +544,11 @@ main(int argc, char **argv)
 		}
 		break;
 	}
+	/* tgen -- run|ndr --trial-exec CMD: another generator's trials, no DPDK here */
+	for (n = 1; n < argc && strcmp(argv[n], "--") != 0; n++)
+		;
+	if (n + 1 < argc && args_have(argc - n - 1, argv + n + 1, "--trial-exec"))
+		return mode_exec(&c, &o, argc - n, argv + n);
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
 		fprintf(stderr, "tgen: EAL init failed: %s\n", rte_strerror(rte_errno));

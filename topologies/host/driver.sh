@@ -11,6 +11,8 @@
 
 # shellcheck source=topologies/host/peer.sh
 . "$TOPO_DIR/peer.sh"
+# shellcheck source=lab/generators/lib.sh
+. "$TOP/lab/generators/lib.sh"
 
 topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
@@ -30,7 +32,7 @@ vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
 tgen_eal() {
-	if [ "$(peer_current)" = linux ]; then peer_tgen_eal; return; fi
+	if peer_own_tgen_ports; then peer_tgen_eal; return; fi
 	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
 		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
 	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
@@ -39,15 +41,93 @@ tgen_eal() {
 topo_accel() { echo none; }
 topo_is_slow() { return 1; }
 
+# ---- the CPU plan ---------------------------------------------------------------------------
+# Busy-polling threads: each vfwd worker (on its lcore) and tgen's one polling thread (its main
+# lcore). They poll each on a CPU of its own only when no two share a CPU and one CPU is left
+# for everything else (vfwd's main thread, the trial hooks, the system): two busy pollers on
+# one CPU time-share it in scheduler slices of milliseconds, and tgen's pacer then skips the
+# slots it missed (lab/README.md "CPU sharing"). Otherwise the yielding modes are the default:
+# vfwd rx-mode adaptive, tgen --pacing sleep. vfwd.rx_mode / tgen.pacing override it.
+
+# host_cpus_expand "1,3-4": 1 3 4, one a line (the topology file checker vouched for it).
+host_cpus_expand() {
+	local part
+	for part in ${1//,/ }; do
+		if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+	done
+}
+
+# tgen_main_lcore: tgen's polling lcore, from its EAL arguments (--main-lcore, else the first
+# of -l).
+tgen_main_lcore() {
+	local a prev="" l="" m=""
+	for a in $(conf tgen.eal_args); do
+		case $prev in
+		-l) l=${a%%[,-]*} ;;
+		--main-lcore) m=$a ;;
+		esac
+		prev=$a
+	done
+	echo "${m:-${l:-0}}"
+}
+
+# cpu_plan: sets PLAN_SHARED (1 when polling threads must share), PLAN_RX_MODE, PLAN_PACING,
+# PLAN_WHY.
+cpu_plan() {
+	local ncpu w busy=() seen=" " c
+	ncpu=$(nproc)
+	for w in $(host_cpus_expand "$(conf vfwd.workers)"); do busy+=("$w"); done
+	busy+=("$(tgen_main_lcore)")
+	PLAN_SHARED=0
+	PLAN_WHY="each polling thread has a CPU of its own and CPU(s) are left for the rest"
+	for c in "${busy[@]}"; do
+		if [[ $seen == *" $c "* ]]; then
+			PLAN_SHARED=1 PLAN_WHY="CPU $c runs two polling threads"
+		elif [ "$c" -ge "$ncpu" ]; then
+			PLAN_SHARED=1 PLAN_WHY="CPU $c is not online ($ncpu online)"
+		fi
+		seen+="$c "
+	done
+	if [ "$PLAN_SHARED" = 0 ] && [ $((${#busy[@]} + 1)) -gt "$ncpu" ]; then
+		PLAN_SHARED=1
+		PLAN_WHY="${#busy[@]} polling threads and the rest need $((${#busy[@]} + 1)) CPUs, $ncpu online"
+	fi
+	PLAN_RX_MODE=$(conf vfwd.rx_mode auto)
+	PLAN_PACING=$(conf tgen.pacing auto)
+	# measured with DPDK 22.11: with rx interrupts on, a virtio-user port in server mode
+	# fails to re-register them when the next vhost client connects ("interrupt unregister
+	# failed") and its link stays down, so the run's tgen never gets through
+	[ "$PLAN_RX_MODE" != interrupt ] ||
+		die "$TOPO_CONF: vfwd.rx_mode = interrupt does not work on the host topology: virtio-user (server mode) loses its rx interrupts when the next tgen connects (DPDK 22.11); use adaptive"
+	if [ "$PLAN_RX_MODE" = auto ]; then
+		if [ "$PLAN_SHARED" = 1 ]; then PLAN_RX_MODE="adaptive"; else PLAN_RX_MODE="poll"; fi
+	fi
+	if [ "$PLAN_PACING" = auto ]; then
+		if [ "$PLAN_SHARED" = 1 ]; then PLAN_PACING="sleep"; else PLAN_PACING="busy"; fi
+	fi
+}
+
 topo_plan() {
 	topo_conf_check
-	cat <<EOF
-host topology: no VM; processes on this host's CPUs ($(nproc) online)
-  vfwd  main lcore $(conf vfwd.main_core), workers $(conf vfwd.workers), EAL: $(conf vfwd.eal_args)
-  tgen  EAL: $(conf tgen.eal_args)
-EOF
-	if [ "$(nproc)" -lt 4 ]; then
-		echo "  note: vfwd and tgen share CPUs on this host; rates are noisy (compare ratios)"
+	cpu_plan
+	local w vmode tmode
+	vmode=$PLAN_RX_MODE tmode=$PLAN_PACING
+	[ "$(conf vfwd.rx_mode auto)" = auto ] && vmode+=" (auto)"
+	[ "$(conf tgen.pacing auto)" = auto ] && tmode+=" (auto)"
+	echo "host topology: no VM; processes on this host's CPUs ($(nproc) online)"
+	printf '  %-6s %-16s %-5s %s\n' process thread cpu mode
+	printf '  %-6s %-16s %-5s %s\n' vfwd "main (CLI)" "$(conf vfwd.main_core)" "sleeps in poll(2)"
+	for w in $(host_cpus_expand "$(conf vfwd.workers)"); do
+		printf '  %-6s %-16s %-5s %s\n' vfwd "worker (lcore $w)" "$w" "rx-mode $vmode"
+	done
+	printf '  %-6s %-16s %-5s %s\n' tgen "main (tx + rx)" "$(tgen_main_lcore)" "pacing $tmode"
+	echo "  vfwd EAL: $(conf vfwd.eal_args); tgen EAL: $(conf tgen.eal_args)"
+	if [ "$PLAN_SHARED" = 1 ] && [ "$PLAN_RX_MODE" != poll ] && [ "$PLAN_PACING" != busy ]; then
+		echo "  polling threads must share CPUs ($PLAN_WHY): yielding modes, vfwd rx-mode $PLAN_RX_MODE and tgen --pacing $PLAN_PACING"
+	elif [ "$PLAN_SHARED" = 1 ]; then
+		echo "  warning: polling threads share CPUs ($PLAN_WHY) and the topology file makes one of them busy-poll: rates will be set by the scheduler's time slices"
+	else
+		echo "  busy-polling, each thread on its own CPU ($PLAN_WHY)"
 	fi
 }
 
@@ -66,6 +146,8 @@ dut_dmesg() {
 	echo "(host topology: no guest; the last lines of vfwd's log)"
 	tail -n 100 "$STATE/vfwd.log"
 }
+# topo_dut_pid: vfwd's pid (threads.json of a run); a peer DUT has none here.
+topo_dut_pid() { ! peer_is_dut && cat "$STATE/vfwd.pid"; }
 vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null 2>&1; }
 
 # topo_require_up: the DUT answers; sets DUT_BACKEND (meta.json's dut.backend) to vfwd or
@@ -153,8 +235,9 @@ lab_pid_stop() {
 }
 
 tgen_port_args() {
-	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(conf vfwd.port0_mac)" \
-		"$(conf vfwd.port1_mac)" "$(conf tgen.link)"
+	cpu_plan
+	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(conf vfwd.port0_mac)" \
+		"$(conf vfwd.port1_mac)" "$(conf tgen.link)" "$PLAN_PACING"
 	if peer_is_dut; then peer_tgen_extra_args; fi
 }
 
@@ -172,6 +255,13 @@ tgen_invoke() {
 	(
 		exec 9>"$STATE/tgen.lock"
 		flock -w 120 9 || { echo "tgen: $STATE/tgen.lock stays held" >&2; exit 75; }
+		if [ "$(gen_current)" != tgen ]; then
+			# another generator's trials under the lab's one search (lab/generators/lib.sh)
+			topo_gen_env "$(gen_current)"
+			export FWDLAB_GEN_TRIALS=$rundir/generator-trials.jsonl
+			mapfile -t cmd < <(gen_search_cmd "$mode" "$@")
+			exec "${cmd[@]}" --json "$rundir/tgen.json.tmp" --pre-trial "$pre" --post-trial "$post"
+		fi
 		# shellcheck disable=SC2046 # EAL arguments and port arguments are words
 		exec "$(tgen_bin)" $(tgen_eal) -- "$mode" "$@" $(tgen_port_args) \
 			--json "$rundir/tgen.json.tmp" \
@@ -181,6 +271,7 @@ tgen_invoke() {
 	wait "$!" || rc=$?
 	rm -f "$STATE/tgen.pid"
 	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
+		gen_json_finish "$rundir/tgen.json.tmp"
 		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
 	else
 		rm -f "$rundir/tgen.json.tmp"
@@ -196,16 +287,85 @@ topo_abort() {
 
 host_startup_conf() {
 	local run=$STATE/run
+	cpu_plan
 	cat <<EOF
 unix    { cli-listen $run/cli.sock  exec $TOPO_DIR/setup.cli }
-cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers) }
+cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers)  rx-mode $PLAN_RX_MODE }
 dpdk    {
           eal-args "$(conf vfwd.eal_args) --file-prefix vfwd-$(lab_prefix) --no-pci"
           num-mbufs $(conf vfwd.num_mbufs)
-          vdev net_virtio_user0,path=$run/port0.sock,server=1,queue_size=1024,mac=$(conf vfwd.port0_mac) { name port0 }
-          vdev net_virtio_user1,path=$run/port1.sock,server=1,queue_size=1024,mac=$(conf vfwd.port1_mac) { name port1 }
+$(host_dut_vdevs)
         }
 EOF
+}
+
+# host_dut_vdevs: vfwd's two ports, facing the lab's generator: vhost-user (virtio-user
+# server=1) for tgen, memif (role=server) for a generator whose `ports` says memif (TRex).
+host_dut_vdevs() {
+	local p run=$STATE/run
+	for p in 0 1; do
+		if [ "$(gen_ports_kind)" = memif ]; then
+			printf '          vdev net_memif%s,role=server,id=0,socket=%s/memif%s.sock,socket-abstract=no,mac=%s { name port%s }\n' \
+				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
+		else
+			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=4096,mac=%s { name port%s }\n' \
+				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
+		fi
+	done
+}
+
+# gen_ports_kind: the kind of port the lab's generator speaks (its `ports` verb).
+gen_ports_kind() { "$GEN_LIB_DIR/$(gen_lab)" ports; }
+
+# topo_gen_env NAME: the environment of generator NAME's verbs (lab/generators/README.md).
+topo_gen_env() {
+	local kind
+	kind=$("$GEN_LIB_DIR/$1" ports)
+	export FWDLAB_GEN_DIR=$STATE/gen-$1 FWDLAB_GEN_ID FWDLAB_GEN_LINK FWDLAB_GEN_CORE
+	FWDLAB_GEN_ID=$(lab_prefix)
+	FWDLAB_GEN_LINK=$(conf tgen.link)
+	FWDLAB_GEN_CORE=$(conf vfwd.main_core)
+	export FWDLAB_GEN_DST_MAC0 FWDLAB_GEN_DST_MAC1 FWDLAB_GEN_SRC_MAC0 FWDLAB_GEN_SRC_MAC1
+	FWDLAB_GEN_DST_MAC0=$(conf vfwd.port0_mac)
+	FWDLAB_GEN_DST_MAC1=$(conf vfwd.port1_mac)
+	# the generator's own MACs: the DUT's neighbors on each port (setup.cli)
+	FWDLAB_GEN_SRC_MAC0=$(awk '$3 == "neighbor" && $4 == "port0" { print $6; exit }' "$TOPO_DIR/setup.cli")
+	FWDLAB_GEN_SRC_MAC1=$(awk '$3 == "neighbor" && $4 == "port1" { print $6; exit }' "$TOPO_DIR/setup.cli")
+	export FWDLAB_GEN_PORT0 FWDLAB_GEN_PORT1 FWDLAB_GEN_ARGS
+	if [ "$kind" = memif ]; then
+		FWDLAB_GEN_PORT0=$STATE/run/memif0.sock FWDLAB_GEN_PORT1=$STATE/run/memif1.sock
+	else
+		FWDLAB_GEN_PORT0=$STATE/run/port0.sock FWDLAB_GEN_PORT1=$STATE/run/port1.sock
+	fi
+	FWDLAB_GEN_ARGS="$(conf tgen.eal_args) --file-prefix tgen-$(lab_prefix)"
+}
+
+# topo_gen_use NAME: the lab wired for generator NAME: vfwd restarted on the ports NAME
+# speaks (when they differ from the current ones), NAME's long-lived parts (TRex's server)
+# started.
+topo_gen_use() {
+	local g=$1 old
+	old=$(gen_lab)
+	local want
+	want=$("$GEN_LIB_DIR/$g" ports)
+	if [ "$want" != none ] && [ "$want" != "$("$GEN_LIB_DIR/$old" ports)" ]; then
+		! peer_is_dut ||
+			die "the DUT is peer backend $(peer_current); --generator $g needs vfwd (fwdlab swap BUILD first)"
+		say "rewiring the host lab for $g (vfwd restarts on $("$GEN_LIB_DIR/$g" ports) ports)"
+		gen_do "$old" stop || true
+		vfwd_stop
+		printf '%s\n' "$g" >"$STATE/generator"
+		vfwd_start
+	else
+		printf '%s\n' "$g" >"$STATE/generator"
+	fi
+	gen_start
+}
+
+# gen_start: the lab's generator's long-lived parts (tgen has none: vfwd_start linked it).
+gen_start() {
+	[ "$(gen_lab)" != tgen ] || return 0
+	gen_do "$(gen_lab)" start || die "generator $(gen_lab) did not start (its log is in $STATE/gen-$(gen_lab))"
 }
 
 # tgen_link_cmd WAIT: the shell command that connects a `tgen link` to vfwd's sockets,
@@ -226,16 +386,20 @@ vfwd_start() {
 	host_startup_conf | atomic_write "$run/startup.conf"
 	rm -f "$STATE/vfwd.pid"
 	: >"$STATE/vfwd.log"
+	local connect sock0=port0.sock
+	connect=$(tgen_link_cmd -n)
+	# memif: vfwd's EAL init does not wait for the other side; the generator connects itself
+	if [ "$(gen_ports_kind)" = memif ]; then connect=":" sock0=memif0.sock; fi
 	setsid "$TOPO_DIR/supervise" --name vfwd --dir "$STATE" \
-		--pre "rm -f $run/port0.sock $run/port1.sock $run/cli.sock" \
-		--connect "$(tgen_link_cmd -n)" --ready "$(vfwdctl_cmd) show version" \
+		--pre "rm -f $run/port0.sock $run/port1.sock $run/memif0.sock $run/memif1.sock $run/cli.sock" \
+		--connect "$connect" --ready "$(vfwdctl_cmd) show version" \
 		-- "$bin" -c "$run/startup.conf" >>"$STATE/vfwd.log" 2>&1 </dev/null &
-	wait_until 30 "vfwd's first socket" test -S "$run/port0.sock" || {
+	wait_until 30 "vfwd's first socket" test -S "$run/$sock0" || {
 		tail -n 20 "$STATE/vfwd.log" >&2
 		die "vfwd did not create its vhost-user sockets (log: $STATE/vfwd.log)"
 	}
 	: >"$STATE/tgen-link.log"
-	bash -c "$(tgen_link_cmd "-w 60")" || {
+	[ "$connect" = ":" ] || bash -c "$(tgen_link_cmd "-w 60")" || {
 		tail -n 20 "$STATE/tgen-link.log" >&2
 		die "tgen link failed (log: $STATE/tgen-link.log)"
 	}
@@ -265,6 +429,7 @@ topo_up() {
 	if pid_alive "$STATE/vfwd-supervisor.pid" && pid_alive "$STATE/vfwd.pid" &&
 		vfwd_answers; then
 		say "vfwd already runs (pid $(cat "$STATE/vfwd.pid"), supervisor pid $(cat "$STATE/vfwd-supervisor.pid"))"
+		if [ -n "${GENERATOR:-}" ]; then topo_gen_use "$GENERATOR"; fi
 		return 0
 	fi
 	if pid_alive "$STATE/vfwd.pid"; then
@@ -283,15 +448,20 @@ topo_up() {
 	[ -x "$build/bin/vfwd" ] || die "no vfwd build in $build"
 	[ -x "$(tgen_bin)" ] || die "no tgen at $(tgen_bin)"
 	install_build "$build"
+	printf '%s\n' "${GENERATOR:-$(gen_lab)}" >"$STATE/generator"
 	vfwd_start
+	gen_start
 }
 
 topo_swap() {
 	local build=$1
 	peer_stop
+	# a memif client (TRex) gets a fresh start with the new vfwd
+	if [ "$(gen_lab)" != tgen ]; then gen_do "$(gen_lab)" stop || true; fi
 	vfwd_stop
 	install_build "$build"
 	vfwd_start
+	gen_start
 }
 
 topo_access() {
@@ -313,12 +483,13 @@ topo_down() {
 		say "stopping vfwd (pid $(cat "$STATE/vfwd.pid"))"
 	fi
 	peer_stop
+	if [ -s "$STATE/generator" ]; then gen_do "$(gen_lab)" stop || true; fi
 	vfwd_stop
 	fault_point down:vfwd-stopped
 	lab_pid_stop "$STATE/tgen.pid"
 	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
 		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb" \
-		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock"
+		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock" "$STATE/generator" "$STATE"/gen-*
 	fault_point down:files-removed
 	# DPDK's runtime files of both processes (--file-prefix).
 	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"

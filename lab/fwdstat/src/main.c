@@ -237,7 +237,8 @@ json_field(const char *name, double v)
 }
 
 static void
-runtime_json_file(const char *file, const struct rt_figure *f, int first)
+runtime_json_file(const char *file, const struct rt_figure *f, int first, double cpu_cpp,
+		  const char *mode)
 {
 	printf("%s  {\"file\": ", first ? "" : ",\n");
 	json_put_str(stdout, file);
@@ -247,6 +248,9 @@ runtime_json_file(const char *file, const struct rt_figure *f, int first)
 	json_field("calls", f->calls);
 	json_field("clocks_per_packet", f->clocks_per_packet);
 	json_field("vectors_per_call", f->vectors_per_call);
+	json_field("cpu_clocks_per_packet", cpu_cpp);
+	printf(", \"rx_mode\": ");
+	json_put_str(stdout, mode);
 	printf("}");
 }
 
@@ -301,6 +305,8 @@ cmd_runtime(int argc, char **argv)
 		const char *file = argv[optind + i];
 		struct rt_dump d;
 		struct rt_figure f;
+		const char *mode = "";
+		double cpu_cpp;
 
 		cpp[i] = NAN;
 		if (rt_load(file, &d, err, sizeof(err)) != 0) {
@@ -316,8 +322,13 @@ cmd_runtime(int argc, char **argv)
 			runtime_rows(&t, file, &d, o.nodes[0]);
 		if (f.found != 0)
 			runtime_total_row(&t, file, sel, &f);
+		cpu_cpp = rt_cpu_clocks_per_packet(&d, sel, &mode);
 		if (o.json)
-			runtime_json_file(file, &f, first);
+			runtime_json_file(file, &f, first, cpu_cpp, mode);
+		else if (!isnan(cpu_cpp))
+			printf("%s: %.1f cycles/packet from the workers' CPU time (rx-mode %s), "
+			       "beside the nodes' clocks below\n",
+			       file, cpu_cpp, mode);
 		first = 0;
 		rt_free(&d);
 	}

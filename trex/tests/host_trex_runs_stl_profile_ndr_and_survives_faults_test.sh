@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# TRex as the host topology's generator, vfwd as the DUT on memif ports (no VM, no
+# hugepages). Proves: `fwdlab up --generator trex` starts a real TRex server (memif clients
+# of vfwd's sockets); `run` with TRex's own stl/udp_for_benchmarks.py (run unchanged, its
+# tunables given) completes, TRex's counters agree with vfwd's graph counters, and the run
+# records the generator and its version; `ndr` completes with NDR and PDR and a DUT dump per
+# trial; a profile TRex cannot load is refused with TRex's error and the file's name, no run
+# started and the server left idle; TRex killed mid-trial makes the run invalid (exit 3) with
+# its files kept; TRex meets the generator contract; `down` leaves no TRex process.
+# shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if ! trex_home=$("$top/trex/build.sh" --print 2>/dev/null); then
+	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
+	exit 77
+fi
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
+# shellcheck source=tests/host_lab.sh
+. "$top/tests/host_lab.sh"
+# shellcheck source=lab/generators/tests/contract.sh
+. "$top/lab/generators/tests/contract.sh"
+host_lab_extra_cleanup() { "$top/lab/generators/trex" stop >/dev/null 2>&1 || true; }
+# TRex's environment as the host driver gives it (topo_gen_env), for the direct checks
+prefix=$(printf '%s' "$FWDLAB_STATE" | md5sum | cut -c1-8)
+export FWDLAB_GEN_DIR=$FWDLAB_STATE/gen-trex FWDLAB_GEN_ID=$prefix FWDLAB_GEN_CORE=0 \
+	FWDLAB_GEN_PORT0=$FWDLAB_STATE/run/memif0.sock FWDLAB_GEN_PORT1=$FWDLAB_STATE/run/memif1.sock \
+	FWDLAB_GEN_SRC_MAC0=02:00:00:00:00:02 FWDLAB_GEN_SRC_MAC1=02:00:00:00:01:02 \
+	FWDLAB_GEN_DST_MAC0=02:00:00:00:00:01 FWDLAB_GEN_DST_MAC1=02:00:00:00:01:01 FWDLAB_GEN_LINK=10gbps
+stl=$trex_home/scripts/stl/udp_for_benchmarks.py
+status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
+run_dir() { find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
+trex_pid() { cat "$FWDLAB_GEN_DIR/server.pid" 2>/dev/null || echo none; }
+
+stage "up --generator trex" lab up --generator trex || exit 1
+check "vfwd's startup file has memif ports, no vhost-user" eval '
+	grep -q "vdev net_memif0,role=server" "$FWDLAB_STATE/run/startup.conf" &&
+	! grep -q virtio_user "$FWDLAB_STATE/run/startup.conf"'
+pid0=$(trex_pid)
+check "the TRex server runs and answers (pid $pid0)" "$top/lab/generators/trex" check
+
+# 1. One trial with TRex's own profile, unchanged, at 1500 B.
+stage "run udp_for_benchmarks.py 1500 B" lab run --label trex --profile "$stl" \
+	--tunables "--packet_len 1500" --rate 4000 --duration 3 --run stl-run || true
+r=$(run_dir stl-run)
+check "the run is complete, its tgen.json by trex" eval '
+	[ "$(status_of "$r")" = complete ] && jq -e ".tool == \"trex\" and .generator.name == \"trex\"" "$r/tgen.json" >/dev/null'
+check "meta.json records the generator and its version (v3.08)" eval '
+	jq -e ".generator.name == \"trex\" and (.generator.version | test(\"^v3\"))" "$r/meta.json" >/dev/null'
+tx=$(jq -r '.trial.tx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
+rx=$(jq -r '.trial.rx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
+lk=$(runtime_vectors "$r/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
+p1=$(runtime_vectors "$r/trials/000/show_runtime.txt" port1-tx 2>/dev/null || echo -1)
+echo "# TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1 (trial 0's dump)"
+check "TRex sent packets and received every one" eval '[ "$tx" -gt 0 ] && [ "$tx" -eq "$rx" ]'
+check "vfwd's graph counted exactly TRex's packets (ip4-lookup = TRex tx, port1-tx = TRex rx)" eval '
+	[ "$lk" -eq "$tx" ] && [ "$p1" -eq "$rx" ]'
+check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" eval '
+	jq -se ".[0].tx_bytes == 1500 * $tx" "$r/generator-trials.jsonl" >/dev/null'
+check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" eval '
+	jq -se "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx" "$r/generator-trials.jsonl" >/dev/null'
+
+# 2. NDR/PDR with the same profile; a DUT dump for every trial.
+stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \
+	--tunables "--packet_len 1500" --max-rate 20000 --min-rate 500 --trial-duration 1 \
+	--final-duration 2 --run stl-ndr || true
+n=$(run_dir stl-ndr)
+check "the ndr run is complete with NDR and PDR" eval '
+	[ "$(status_of "$n")" = complete ] &&
+	jq -e ".mode == \"ndr\" and .ndr.rate_pps > 0 and .pdr.rate_pps >= .ndr.rate_pps" "$n/tgen.json" >/dev/null'
+echo "# NDR $(jq -r '.ndr.rate_pps' "$n/tgen.json" 2>/dev/null) pps ($(jq -r '.ndr.limited_by' "$n/tgen.json" 2>/dev/null)), $(jq -r '.trials | length' "$n/tgen.json" 2>/dev/null) trials"
+check "a DUT dump (show runtime, errors) for every trial of the search" eval '
+	t=$(jq ".trials | length" "$n/tgen.json") && [ "$t" -gt 1 ] &&
+	[ "$(find "$n/trials" -name show_runtime.txt | wc -l)" -eq "$t" ] &&
+	[ "$(find "$n/trials" -name show_errors.txt | wc -l)" -eq "$t" ]'
+check "each trial's TRex tx equals vfwd's ip4-lookup count in that trial's dump" eval '
+	ok=1; while read -r i t; do
+		d=$(printf "%s/trials/%03d" "$n" "$i")
+		[ "$(runtime_vectors "$d/show_runtime.txt" ip4-lookup)" -eq "$t" ] || ok=0
+	done < <(jq -r ".trials[] | \"\(.index) \(.tx_packets)\"" "$n/tgen.json"); [ "$ok" = 1 ]'
+
+# 3. A profile TRex cannot load: refused with TRex's error and the file; nothing started.
+printf 'from trex_stl_lib.api import *\nimport no_such_module_here\n' >"$tmp/broken_profile.py"
+runs_before=$(find "$tmp/results" -name meta.json | wc -l)
+rc=0
+lab run --profile "$tmp/broken_profile.py" --rate 1000 --duration 1 >"$tmp/bad.out" 2>&1 || rc=$?
+sed 's/^/# /' "$tmp/bad.out" | tail -n 4
+check "a broken profile is refused (exit $rc) naming the file and TRex's error" eval '
+	[ "$rc" -ne 0 ] && grep -q "broken_profile.py" "$tmp/bad.out" &&
+	grep -q "no_such_module_here" "$tmp/bad.out"'
+check "no run was started for it, and the TRex server still runs, idle" eval '
+	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ] &&
+	[ "$(trex_pid)" = "$pid0" ] && "$top/lab/generators/trex" check >/dev/null'
+
+# 4. A server that does not answer (stopped): named with its log.
+kill -STOP "$pid0"
+rc=0
+"$top/lab/generators/trex" check 3 >"$tmp/stopped.out" 2>&1 || rc=$?
+kill -CONT "$pid0"
+sed 's/^/# /' "$tmp/stopped.out" | tail -n 2
+check "a TRex server that does not answer is named, with its log" eval '
+	[ "$rc" -ne 0 ] && grep -q "TRex server at tcp://127.0.0.1:[0-9]* (pid $pid0), log $FWDLAB_GEN_DIR/server.log does not answer" "$tmp/stopped.out"'
+
+# 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
+lab run --label trex --rate 3000 --duration 10 --run killed >"$tmp/killed.out" 2>&1 &
+job=$!
+for _ in $(seq 120); do
+	k=$(run_dir killed)
+	if [ -n "$k" ] && [ -s "$k/trials/.count" ]; then break; fi
+	sleep 1
+done
+sleep 6 # the trial driver connects and starts the traffic
+victim=$(trex_pid)
+kill -KILL "$victim" 2>/dev/null || true
+rc=0
+wait "$job" || rc=$?
+k=$(run_dir killed)
+sed 's/^/# /' "$tmp/killed.out" | grep 'fwdlab:' | tail -n 3
+check "fwdlab run exits 3 (got $rc); the run is invalid and names the TRex server" eval '
+	[ "$rc" -eq 3 ] && [ "$(status_of "$k")" = invalid ] &&
+	jq -e ".failure | test(\"TRex server\")" "$k/meta.json" >/dev/null'
+check "the killed run keeps tgen.log and the DUT's dumps, no half-written file" eval '
+	[ -s "$k/tgen.log" ] && [ -s "$k/show_runtime.txt" ] && [ -s "$k/trials/.count" ] &&
+	[ -z "$(find "$k" -name "*.tmp*")" ]'
+check "the killed server is gone" eval '! kill -0 "$victim" 2>/dev/null'
+
+# 6. TRex meets the generator contract (start brings a fresh server up).
+CONTRACT_RATE=2000 contract_check trex
+
+stage "down" quiet lab down || true
+check "down leaves no TRex or vfwd process of this lab" eval '
+	! pgrep -f -- "$FWDLAB_STATE" >/dev/null'
+echo "1..$TAP_N"
+exit "$TAP_FAILED"
