@@ -261,7 +261,7 @@ lock_fetch_in() { # LOCK TMPDIR
 	[ -z "$missing" ] && return 0
 	n_missing=$(grep -c . <<<"$missing")
 	{
-		echo "${LOCK_WHO:-images}: error: $n_missing locked package(s) are not in the .deb cache and $(lock_sources_label) no longer serve(s) them:"
+		echo "${LOCK_WHO:-images}: error: $n_missing locked package(s) in neither the .deb cache nor $(lock_sources_label) (the archive no longer serves these versions):"
 		while IFS=$'\t' read -r p v a z h f; do
 			printf '  %s %s (%s, sha256 %s)\n' "$p" "$v" "$a" "$h"
 			printf '    get %s_%s_%s.deb (another machine'"'"'s cache, https://snapshot.debian.org/binary/%s/,\n' \
