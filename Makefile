@@ -13,7 +13,7 @@ RESULTS := $(TOP)/build/test-results.tsv
 # each works on a fresh machine: `$(call deps,FOLDER...)`.
 deps = @$(TOP)/scripts/install-deps $(1)
 
-.PHONY: help lab lab-down test forwarder plugins tgen images images-verify bench \
+.PHONY: help lab lab-down test forwarder plugins tgen images images-verify images-lock images-update bench \
 	bench-tgen bench-peers relocs swap dump deps format lint clean
 
 help:
@@ -22,7 +22,9 @@ help:
 	@echo "make test           run every test suite (unit first, VM smoke last)"
 	@echo "make forwarder      build vfwd, vfwdctl, libvfwd.so, plugins into build/vfwd/\$$VARIANT"
 	@echo "make tgen           build the traffic generator into build/tgen"
-	@echo "make images         build the DUT and TG VM images into images/out"
+	@echo "make images         build the DUT and TG VM images into images/out (exactly images/*/packages.lock)"
+	@echo "make images-lock    write images/*/packages.lock for the recipes (keeps locked versions)"
+	@echo "make images-update  re-resolve the locks to the archive's newest versions, print the changes"
 	@echo "make bench          forwarder benchmark against DPDK peers (not a test)"
 	@echo "make deps           install the Debian packages every folder lists"
 
@@ -40,6 +42,7 @@ plugins:
 relocs:
 	$(call deps,forwarder)
 	$(MAKE) -C forwarder relocs
+	$(MAKE) -C peers relocs
 
 tgen:
 	$(call deps,tgen)
@@ -52,6 +55,12 @@ images: forwarder tgen
 images-verify: forwarder tgen
 	$(call deps,images provisioning)
 	$(MAKE) -C images verify
+
+images-lock: forwarder tgen
+	$(MAKE) -C images lock
+
+images-update: forwarder tgen
+	$(MAKE) -C images update
 
 bench: forwarder
 	$(call deps,forwarder forwarder/plugins/example-rs)

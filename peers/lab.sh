@@ -11,12 +11,45 @@ PEERS_BACKEND=$PEERS_LAB_DIR/backend
 # lab swaps vfwd as a build folder (the peers' vfwd backend exists for peers/bench).
 peer_names() { "$PEERS_BACKEND" list | grep -vx vfwd; }
 
-# dut_spec_is_peer SPEC: SPEC is peer:NAME (a path that starts so is written ./peer:NAME).
-dut_spec_is_peer() { [[ $1 == peer:* ]]; }
+# dut_spec_is_peer SPEC: SPEC is peer:NAME or vpp:NAME (a path that starts so is written
+# ./peer:NAME).
+dut_spec_is_peer() { [[ $1 == peer:* || $1 == vpp:* ]]; }
+
+# VPP builds by name: vpp:NAME is the install tree $VPP_BUILDS/NAME (default build/vpp/NAME,
+# which peers/vpp/build links to its cache: default, bsymbolic, hidden, verB, example).
+# peer:vpp is vpp:default.
+vpp_builds_dir() { echo "${VPP_BUILDS:-$TOP/build/vpp}"; }
+vpp_build_names() {
+	local d
+	for d in "$(vpp_builds_dir)"/*/; do
+		[ -x "$d/bin/vpp" ] && basename "$d"
+	done 2>/dev/null || true
+}
+# vpp_spec_prefix NAME: the install tree of the VPP peer NAME (vpp or vpp:BUILD), or dies.
+vpp_spec_prefix() {
+	local b=default d
+	[ "$1" = vpp ] || b=${1#vpp:}
+	d=$(vpp_builds_dir)/$b
+	if [ ! -x "$d/bin/vpp" ]; then
+		if [ "$b" = default ]; then
+			die "$1: no VPP build in $d (build it: peers/vpp/build; about 11 min on 2 idle cores, far longer under load)"
+		fi
+		die "$1: no VPP build named $b in $(vpp_builds_dir) (builds there: $(vpp_build_names | tr '\n' ' ')); peers/vpp/build --variant V links default, bsymbolic, hidden, verB, example; or link an install tree there)"
+	fi
+	readlink -f "$d"
+}
 
 # peer_spec_name SPEC: the NAME of peer:NAME, or dies naming the choices.
 peer_spec_name() {
 	local name=${1#peer:} choices
+	# vpp:NAME and peer:vpp:NAME: a VPP build by name (its name is the peer's name).
+	if [[ $name == vpp:* ]]; then
+		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+			die "$1: vpp:NAME takes a build name (a folder in $(vpp_builds_dir)), not a path"
+		vpp_spec_prefix "$name" >/dev/null
+		echo "$name"
+		return 0
+	fi
 	choices=$(peer_names | tr '\n' ' ')
 	choices=${choices% }
 	case "$name" in
@@ -46,9 +79,11 @@ peer_config_from_cli() {
 		END { exit bad }' "$1"
 }
 
-# peer_needs_build NAME: builds the DPDK example NAME (peers/build-examples) when it is missing.
+# peer_needs_build NAME: builds the DPDK example NAME (peers/build-examples) when it is missing;
+# a VPP build must be there already (its build takes an hour under load: peers/vpp/build).
 peer_needs_build() {
 	case "$1" in
+	vpp | vpp:*) vpp_spec_prefix "$1" >/dev/null ;;
 	l3fwd | l3fwd-graph)
 		[ -x "${PEERS_BIN:-$TOP/build/peers/bin}/$1" ] && return 0
 		say "building DPDK's $1 example (peers/build-examples $1)"

@@ -11,7 +11,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/host_peer_lib.sh
 . "$top/tests/host_peer_lib.sh"
-names="l3fwd l3fwd-graph linux ovs-dpdk testpmd-io testpmd-mac"
+names="l3fwd l3fwd-graph linux ovs-dpdk testpmd-io testpmd-mac vpp"
 vfwd=$top/build/vfwd/default
 
 # refused CMD...: CMD fails and its message names every backend.

@@ -33,7 +33,7 @@ trap cleanup EXIT
 python3 -c "
 import sys; sys.path.insert(0, '$here/tests')
 import pcaptool as t
-f = [t.eth(bytes.fromhex('020000000001'), t.SRC_MAC, 0x0800,
+f = [t.eth(bytes.fromhex('027063617000'), t.SRC_MAC, 0x0800,  # net_pcap0's MAC
            t.ip4([198, 18, 0, 1], [198, 18, 1, 1 + i % 250], 17, t.udp(1025, 12, 18)))
      for i in range(1024)]
 t.write_pcap('$tmp/in.pcap', f)

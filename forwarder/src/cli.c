@@ -9,6 +9,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 #include <rte_version.h>
 
 #include "vfwd_int.h"
@@ -120,57 +121,127 @@ vfwd_cli_register(const char *path, const char *help, vfwd_cli_fn fn)
 	return 0;
 }
 
+static int cli_execute_words(const char *line, int argc, char **argv, struct vfwd_cli_out *out);
+
 int
 cli_execute(const char *line, struct vfwd_cli_out *out)
 {
-	char buf[1024], *argv[MAX_ARGS], *save = NULL, *w;
-	struct cli_cmd *best = NULL;
+	char *buf, *argv[MAX_ARGS], *save = NULL, *w;
 	int argc = 0, rc;
 
-	if (strlen(line) >= sizeof(buf))
-		return cli_error(out, -E2BIG, "command too long");
-	strcpy(buf, line);
+	buf = strdup(line);
+	if (buf == NULL)
+		return cli_error(out, -ENOMEM, "out of memory");
 	for (w = strtok_r(buf, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (argc >= MAX_ARGS)
-			return cli_error(out, -E2BIG, "too many words");
+		if (argc >= MAX_ARGS) {
+			free(buf);
+			return cli_error(out, -E2BIG, "too many words (max %d)", MAX_ARGS);
+		}
 		argv[argc++] = w;
 	}
-	if (argc == 0 || argv[0][0] == '#')
-		return 0;
-	for (unsigned i = 0; i < n_cli_cmds; i++) {
-		struct cli_cmd *c = &cli_cmds[i];
-		unsigned k = 0;
+	rc = argc == 0 || argv[0][0] == '#' ? 0 : cli_execute_words(line, argc, argv, out);
+	free(buf);
+	return rc;
+}
 
-		if (c->n_words > (unsigned)argc)
+/* The word at position k the typed word selects among the live commands, as
+ * VPP does: an exact match, else the only word it is a prefix of (words of
+ * commands with the same handler, i.e. aliases, count as one). NULL when none
+ * matches; *ambiguous is set when several distinct commands do. */
+static const char *
+cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
+{
+	const char *pick = NULL;
+	vfwd_cli_fn pick_fn = NULL;
+	size_t len = strlen(typed);
+
+	*ambiguous = false;
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		if (alive[i] && cli_cmds[i].n_words > k && strcmp(cli_cmds[i].words[k], typed) == 0)
+			return cli_cmds[i].words[k];
+	for (unsigned i = 0; i < n_cli_cmds; i++) {
+		const struct cli_cmd *c = &cli_cmds[i];
+
+		if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
 			continue;
-		while (k < c->n_words && strcmp(c->words[k], argv[k]) == 0)
-			k++;
-		if (k == c->n_words && (best == NULL || c->n_words > best->n_words))
-			best = c;
+		if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
+				     strlen(c->words[k]) < strlen(pick))) {
+			pick = c->words[k];
+			pick_fn = c->fn;
+		} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
+			*ambiguous = true;
+		}
+	}
+	return pick;
+}
+
+static int
+cli_execute_words(const char *line, int argc, char **argv, struct vfwd_cli_out *out)
+{
+	bool alive[RTE_DIM(cli_cmds)];
+	struct cli_cmd *best = NULL;
+	unsigned k;
+	int rc;
+
+	for (unsigned i = 0; i < n_cli_cmds; i++)
+		alive[i] = true;
+	for (k = 0;; k++) {
+		const char *w;
+		bool ambiguous;
+
+		for (unsigned i = 0; i < n_cli_cmds; i++)
+			if (alive[i] && cli_cmds[i].n_words == k)
+				best = &cli_cmds[i];
+		if (k >= (unsigned)argc)
+			break;
+		w = cli_word_pick(alive, k, argv[k], &ambiguous);
+		if (w == NULL)
+			break; /* the rest are the arguments of best */
+		if (ambiguous)
+			return cli_error(out, -EINVAL, "ambiguous command: '%s' in '%.200s'", argv[k],
+					 line);
+		for (unsigned i = 0; i < n_cli_cmds; i++)
+			alive[i] = alive[i] && cli_cmds[i].n_words > k &&
+				   strcmp(cli_cmds[i].words[k], w) == 0;
 	}
 	if (best == NULL)
-		return cli_error(out, -ENOENT, "unknown command '%s' (try 'help')", line);
+		return cli_error(out, -ENOENT, "unknown command '%.200s' (try 'help')", line);
 	rc = best->fn(out, argc - (int)best->n_words, argv + best->n_words);
 	if (rc < 0)
 		out->error = true;
 	return rc;
 }
 
+#define EXEC_LINE_MAX 65536
+
 int
 cli_exec_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, rc = 0;
 
 	if (f == NULL) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct vfwd_cli_out out = {0};
 
 		lineno++;
+		if (len > EXEC_LINE_MAX) {
+			fprintf(stderr, "%s:%d: line too long (%zd bytes, max %d)\n", path, lineno,
+				len, EXEC_LINE_MAX);
+			rc = -E2BIG;
+			break;
+		}
+		if (memchr(line, '\0', (size_t)len) != NULL) {
+			fprintf(stderr, "%s:%d: NUL byte in line\n", path, lineno);
+			rc = -EINVAL;
+			break;
+		}
 		if (cli_execute(line, &out) < 0 || out.error) {
 			fprintf(stderr, "%s:%d: %.*s", path, lineno, (int)out.len,
 				out.buf ? out.buf : "");
@@ -182,6 +253,7 @@ cli_exec_file(const char *path)
 		if (rc < 0)
 			break;
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }
@@ -230,6 +302,67 @@ arg_port(struct vfwd_cli_out *out, const char *name)
 }
 
 /* ---- commands ---- */
+
+/* For commands that take no arguments: an error naming the first extra word. */
+#define NO_ARGS(out, argc, argv, name)                                                             \
+	do {                                                                                       \
+		if ((argc) > 0)                                                                    \
+			return cli_error(out, -EINVAL, "%s takes no arguments, not '%s'", name,    \
+					 (argv)[0]);                                               \
+	} while (0)
+
+static int
+cmd_set_icmp_error(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	unsigned long v;
+	char *end;
+
+	if (argc == 1 && (strcmp(argv[0], "enable") == 0 || strcmp(argv[0], "disable") == 0)) {
+		__atomic_store_n(&icmp_error_conf.enabled, strcmp(argv[0], "enable") == 0,
+				 __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[0], "rate") == 0) {
+		v = strtoul(argv[1], &end, 10);
+		if (*end || end == argv[1] || v < 1 || v > 1000000)
+			return cli_error(out, -EINVAL, "rate must be 1..1000000 per second");
+		__atomic_store_n(&icmp_error_conf.rate, (unsigned)v, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return cli_error(out, -EINVAL, "usage: set ip icmp-error enable | disable | rate N");
+}
+
+static int
+cmd_show_icmp_error(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip icmp-error");
+	vfwd_cli_printf(out, "icmp errors %s, rate %u per second per worker, burst %u\n",
+			icmp_error_conf.enabled ? "enabled" : "disabled", icmp_error_conf.rate,
+			icmp_error_conf.burst);
+	return 0;
+}
+
+static int
+cmd_set_mtu(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	unsigned long v;
+	struct port *p;
+	char *end;
+	int i = 0;
+
+	if (argc == 3 && strcmp(argv[0], "packet") == 0)
+		i = 1;
+	if (argc - i != 2)
+		return cli_error(out, -EINVAL, "usage: set interface mtu [packet] BYTES IFACE");
+	v = strtoul(argv[i], &end, 10);
+	if (*end || end == argv[i] || v < 68 || v > 9216)
+		return cli_error(out, -EINVAL, "mtu must be 68..9216, not '%s'", argv[i]);
+	p = arg_port(out, argv[i + 1]);
+	if (p == NULL)
+		return -ENODEV;
+	rte_eth_dev_set_mtu(p->port_id, (uint16_t)v); /* PMDs without an MTU keep theirs */
+	return fib_port_mtu_set((int)(p - vfwd.ports), (uint16_t)v);
+}
 
 static int
 cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)
@@ -390,8 +523,7 @@ static int
 cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear runtime");
 	runtime_clear();
 	return 0;
 }
@@ -399,8 +531,7 @@ cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_errors(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show errors");
 	err_show(out);
 	return 0;
 }
@@ -409,8 +540,7 @@ static int
 cmd_clear_errors(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear errors");
 	err_clear();
 	return 0;
 }
@@ -429,8 +559,7 @@ show_counter(struct vfwd_cli_out *out, bool first, const struct port *p, const c
 static int
 cmd_show_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show interfaces");
 	vfwd_cli_printf(out, "%-16s%4s  %-6s%-20s%-20s%-16s%s\n", "Name", "Idx", "State", "MAC",
 			"Address", "Counter", "Count");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
@@ -470,8 +599,7 @@ static int
 cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	RTE_SET_USED(out);
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "clear interfaces");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		rte_eth_stats_reset(vfwd.ports[i].port_id);
 		rte_eth_xstats_reset(vfwd.ports[i].port_id);
@@ -482,8 +610,7 @@ cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show hardware");
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		const struct port *p = &vfwd.ports[i];
 		struct rte_eth_link link;
@@ -522,17 +649,61 @@ cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_fib(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
-	fib_show(out);
+	uint32_t ip = 0;
+	uint8_t len = 0;
+	int rc;
+
+	if (argc > 1)
+		return cli_error(out, -EINVAL, "usage: show ip fib [A.B.C.D/LEN | A.B.C.D]");
+	if (argc == 1 && parse_prefix(argv[0], &ip, &len) < 0 && parse_ip4(argv[0], &ip) < 0)
+		return cli_error(out, -EINVAL, "bad prefix or address '%s'", argv[0]);
+	rc = fib_show(out, argc == 1, ip,
+		      argc == 1 && strchr(argv[0], '/') ? len : -1);
+	if (rc == -ENOENT)
+		return cli_error(out, rc, "no route matches %s", argv[0]);
+	return rc;
+}
+
+static int
+cmd_show_threads(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show threads");
+	vfwd_cli_printf(out, "%-7s%-20s%-12s%-8s%-7s%-7s\n", "ID", "Name", "Type", "lcore", "Core",
+			"Socket");
+	vfwd_cli_printf(out, "%-7d%-20s%-12s%-8u%-7d%-7d\n", 0, "vfwd_main", "main",
+			rte_get_main_lcore(), rte_lcore_to_cpu_id((int)rte_get_main_lcore()),
+			(int)rte_lcore_to_socket_id(rte_get_main_lcore()));
+	for (unsigned w = 0; w < vfwd.n_workers; w++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "vfwd_wk_%u", w);
+		vfwd_cli_printf(out, "%-7u%-20s%-12s%-8u%-7d%-7d\n", w + 1, name, "workers",
+				vfwd.worker_lcore[w], rte_lcore_to_cpu_id((int)vfwd.worker_lcore[w]),
+				(int)rte_lcore_to_socket_id(vfwd.worker_lcore[w]));
+	}
+	return 0;
+}
+
+static int
+cmd_show_buffers(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	const struct rte_mempool *mp = vfwd.pool;
+
+	NO_ARGS(out, argc, argv, "show buffers");
+	vfwd_cli_printf(out, "%-20s%-7s%-6s%-8s%-11s%-9s%-9s%-9s\n", "Pool Name", "Index", "NUMA",
+			"Size", "Data Size", "Total", "Avail", "Used");
+	if (mp == NULL)
+		return 0;
+	vfwd_cli_printf(out, "%-20s%-7d%-6d%-8u%-11u%-9u%-9u%-9u\n", mp->name, 0, mp->socket_id,
+			mp->elt_size, rte_pktmbuf_data_room_size((struct rte_mempool *)mp), mp->size,
+			rte_mempool_avail_count(mp), rte_mempool_in_use_count(mp));
 	return 0;
 }
 
 static int
 cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show ip neighbors");
 	fib_neighbors_show(out);
 	return 0;
 }
@@ -540,8 +711,7 @@ cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show plugins");
 	plugins_show(out);
 	return 0;
 }
@@ -551,8 +721,7 @@ cmd_show_features(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	const struct feature_arc *arc = &ip4_unicast_arc;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show features");
 	vfwd_cli_printf(out, "arc %s: %u features\n", ARC_IP4_UNICAST, arc->n_features);
 	for (unsigned s = 0; s < arc->n_features; s++)
 		vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order, arc->features[s].name);
@@ -575,8 +744,7 @@ cmd_show_version(struct vfwd_cli_out *out, int argc, char **argv)
 	FILE *f;
 	size_t n;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
+	NO_ARGS(out, argc, argv, "show version");
 	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION, vfwd_install_dir(),
 			rte_version(), VFWD_PLUGIN_ABI_VERSION);
 	snprintf(path, sizeof(path), "%s/build-info.json", vfwd_install_dir());
@@ -619,6 +787,10 @@ cli_builtin_register(void)
 		 cmd_set_feature},
 		{"set interface l2 xconnect", "IFACE PEER", cmd_set_xconnect},
 		{"set interface l3", "IFACE (undo l2 xconnect)", cmd_set_l3},
+		{"set interface mtu", "[packet] BYTES IFACE", cmd_set_mtu},
+		{"set ip icmp-error", "enable | disable | rate N (ICMP errors; on by default)",
+		 cmd_set_icmp_error},
+		{"show ip icmp-error", "", cmd_show_icmp_error},
 		{"show runtime", "[json]", cmd_show_runtime},
 		{"clear runtime", "", cmd_clear_runtime},
 		{"show errors", "", cmd_show_errors},
@@ -626,11 +798,19 @@ cli_builtin_register(void)
 		{"show interfaces", "", cmd_show_interfaces},
 		{"clear interfaces", "", cmd_clear_interfaces},
 		{"show hardware", "", cmd_show_hardware},
-		{"show ip fib", "", cmd_show_fib},
+		{"show ip fib", "[A.B.C.D/LEN | A.B.C.D]", cmd_show_fib},
 		{"show ip neighbors", "", cmd_show_neighbors},
 		{"show plugins", "", cmd_show_plugins},
 		{"show features", "", cmd_show_features},
 		{"show version", "", cmd_show_version},
+		/* VPP's spellings of the same commands, and VPP's commands vfwd answers */
+		{"show interface", "(= show interfaces)", cmd_show_interfaces},
+		{"show hardware-interfaces", "(= show hardware)", cmd_show_hardware},
+		{"show node counters", "(= show errors)", cmd_show_errors},
+		{"clear node counters", "(= clear errors)", cmd_clear_errors},
+		{"show ip neighbor", "(= show ip neighbors)", cmd_show_neighbors},
+		{"show threads", "", cmd_show_threads},
+		{"show buffers", "", cmd_show_buffers},
 		{"help", "", cmd_help},
 	};
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * CLI server: a unix stream socket (mode 0600) served by the main lcore with
  * poll(). Protocol: the client sends one command per line; the server answers
- * with the command's output followed by a NUL byte.
+ * with the command's output followed by a NUL byte. Writes never block: a
+ * reply the client does not read waits in that client's buffer, and the
+ * client's next command is not read until its reply has gone, so a client that
+ * never reads stalls only itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,11 +21,14 @@
 
 #define MAX_CLIENTS 16
 #define LINE_MAX_LEN 1024
+#define OUT_MAX (256u << 20) /* a reply larger than this closes the client */
 
 struct cli_client {
 	int fd;
 	size_t len;
 	char buf[LINE_MAX_LEN];
+	struct vfwd_cli_out out; /* reply not yet sent */
+	size_t out_off;
 };
 
 static int listen_fd = -1;
@@ -86,67 +92,73 @@ out_close:
 	return rc;
 }
 
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd p = {.fd = fd, .events = POLLOUT};
-
-			if (poll(&p, 1, 5000) <= 0)
-				return -ETIMEDOUT;
-			continue;
-		}
-		if (n <= 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void
 client_close(struct cli_client *c)
 {
 	close(c->fd);
 	c->fd = -1;
 	c->len = 0;
+	cli_out_free(&c->out);
+	c->out_off = 0;
 }
 
-/* Runs every complete line in the client's buffer. */
+static bool
+client_pending(const struct cli_client *c)
+{
+	return c->out_off < c->out.len;
+}
+
+/* Sends what the socket takes now; 0, or -1 when the client was closed. */
+static int
+client_flush(struct cli_client *c)
+{
+	while (client_pending(c)) {
+		ssize_t n = send(c->fd, c->out.buf + c->out_off, c->out.len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n <= 0) {
+			client_close(c);
+			return -1;
+		}
+		c->out_off += (size_t)n;
+	}
+	cli_out_free(&c->out);
+	c->out_off = 0;
+	return 0;
+}
+
+/* Runs the complete lines in the client's buffer, one reply at a time. */
 static void
 client_lines(struct cli_client *c)
 {
 	char *nl;
 
-	while ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
-		struct vfwd_cli_out out = {0};
+	while (!client_pending(c) && (nl = memchr(c->buf, '\n', c->len)) != NULL) {
 		size_t used = (size_t)(nl - c->buf) + 1;
 
 		*nl = '\0';
 		/* a NUL inside the line would hide the rest of it from the parser */
 		if (memchr(c->buf, '\0', used - 1) != NULL)
-			cli_error(&out, -EINVAL, "NUL byte in command; nothing done");
+			cli_error(&c->out, -EINVAL, "NUL byte in command; nothing done");
 		else
-			cli_execute(c->buf, &out);
-		vfwd_cli_printf(&out, "%c", '\0');
-		if (write_all(c->fd, out.buf, out.len) < 0) {
-			cli_out_free(&out);
-			client_close(c);
-			return;
-		}
-		cli_out_free(&out);
+			cli_execute(c->buf, &c->out);
+		vfwd_cli_printf(&c->out, "%c", '\0');
 		memmove(c->buf, c->buf + used, c->len - used);
 		c->len -= used;
+		if (c->out.len > OUT_MAX || client_flush(c) < 0) {
+			if (c->fd >= 0)
+				client_close(c);
+			return;
+		}
 	}
-	if (c->len == sizeof(c->buf)) {
+	if (!client_pending(c) && c->len == sizeof(c->buf)) {
 		static const char msg[] = "error: line too long\n";
 
-		write_all(c->fd, msg, sizeof(msg));
+		(void)!send(c->fd, msg, sizeof(msg), MSG_NOSIGNAL | MSG_DONTWAIT);
 		client_close(c);
 	}
 }
@@ -175,8 +187,8 @@ client_accept(void)
 		return;
 	for (unsigned i = 0; i < MAX_CLIENTS; i++) {
 		if (clients[i].fd < 0) {
+			memset(&clients[i], 0, sizeof(clients[i]));
 			clients[i].fd = fd;
-			clients[i].len = 0;
 			return;
 		}
 	}
@@ -206,14 +218,25 @@ cli_server_poll(int timeout_ms)
 			continue;
 		map[n] = i;
 		pfd[n].fd = clients[i].fd;
-		pfd[n++].events = POLLIN;
+		pfd[n++].events = client_pending(&clients[i]) ? POLLOUT : POLLIN;
 	}
 	rc = poll(pfd, n, timeout_ms);
 	if (rc <= 0)
 		return rc < 0 && errno != EINTR ? -errno : 0;
-	for (unsigned k = 1; k < n; k++)
-		if (pfd[k].revents)
-			client_read(&clients[map[k]]);
+	for (unsigned k = 1; k < n; k++) {
+		struct cli_client *c = &clients[map[k]];
+
+		if (pfd[k].revents == 0)
+			continue;
+		if (client_pending(c)) {
+			if (pfd[k].revents & (POLLERR | POLLHUP | POLLNVAL))
+				client_close(c);
+			else if (client_flush(c) == 0)
+				client_lines(c); /* commands that arrived with the last one */
+			continue;
+		}
+		client_read(c);
+	}
 	if (pfd[0].revents & POLLIN)
 		client_accept();
 	return rc;

@@ -2,12 +2,15 @@
  * Startup file parser: `section { key value ... }`, comments with '#',
  * quoted strings. Every error names FILE:LINE.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 struct lexer {
@@ -172,6 +175,11 @@ parse_corelist(struct lexer *lx, struct vfwd_conf *conf)
 			if (conf->n_workers >= MAX_WORKERS)
 				return lex_error(lx, lx->tok_line, "too many workers (max %d)",
 						 MAX_WORKERS);
+			for (unsigned i = 0; i < conf->n_workers; i++)
+				if (conf->workers[i] == a)
+					return lex_error(lx, lx->tok_line,
+							 "worker core %lu listed twice in '%s'", a,
+							 lx->tok);
 			conf->workers[conf->n_workers++] = (unsigned)a;
 		}
 	}
@@ -180,6 +188,27 @@ parse_corelist(struct lexer *lx, struct vfwd_conf *conf)
 	return 0;
 bad:
 	return lex_error(lx, lx->tok_line, "bad core list '%s'", lx->tok);
+}
+
+static int
+parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
+{
+	/* the names of rx_mode.c, here so that the parser links alone (fuzz_startup) */
+	static const char *const names[RX_MODE_N] = {[RX_MODE_POLL] = "poll",
+						     [RX_MODE_ADAPTIVE] = "adaptive",
+						     [RX_MODE_INTERRUPT] = "interrupt"};
+	char buf[32];
+	int rc = lex_value(lx, "rx-mode", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	for (int m = 0; m < RX_MODE_N; m++)
+		if (strcmp(buf, names[m]) == 0) {
+			conf->rx_mode = m;
+			return 0;
+		}
+	return lex_error(lx, lx->tok_line, "rx-mode '%s': expected poll, adaptive or interrupt",
+			 buf);
 }
 
 static int
@@ -216,10 +245,14 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
 		lx->cpu_line = lx->tok_line;
 		if (tok_is(lx, "main-core")) {
+			conf->main_core_line = lx->tok_line;
 			rc = lex_uint(lx, "main-core", 0, RTE_MAX_LCORE - 1, &v);
 			conf->main_core = (int)v;
 		} else if (tok_is(lx, "corelist-workers")) {
+			conf->workers_line = lx->tok_line;
 			rc = parse_corelist(lx, conf);
+		} else if (tok_is(lx, "rx-mode")) {
+			rc = parse_rx_mode(lx, conf);
 		} else {
 			return lex_error(lx, lx->tok_line, "unknown cpu option '%s'", lx->tok);
 		}
@@ -413,6 +446,39 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 		if ((int)conf->workers[i] == conf->main_core)
 			return lex_error(&lx, lx.cpu_line, "worker core %u is also the main core",
 					 conf->workers[i]);
+	return 0;
+}
+
+/* Every core the file names must be one this process may run on; checked when
+ * vfwd starts (and by --check), not by the parser, so a file can be checked
+ * for another machine's layout with conf_parse_string alone. */
+int
+conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	char avail[128] = "";
+	int n = 0;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0; /* cannot tell: leave it to the EAL */
+	for (int c = 0; c < CPU_SETSIZE && n < (int)sizeof(avail) - 8; c++)
+		if (CPU_ISSET(c, &set))
+			n += snprintf(avail + n, sizeof(avail) - (size_t)n, "%s%d", n ? "," : "", c);
+	if (!CPU_ISSET(conf->main_core, &set)) {
+		snprintf(err, errlen, "%s:%d: main-core %d is not a CPU this process may use (%s)",
+			 conf->file, conf->main_core_line ? conf->main_core_line : 1,
+			 conf->main_core, avail);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < conf->n_workers; i++) {
+		if (conf->workers[i] < CPU_SETSIZE && CPU_ISSET(conf->workers[i], &set))
+			continue;
+		snprintf(err, errlen, "%s:%d: worker core %u is not a CPU this process may use (%s)",
+			 conf->file, conf->workers_line ? conf->workers_line : 1, conf->workers[i],
+			 avail);
+		return -EINVAL;
+	}
 	return 0;
 }
 

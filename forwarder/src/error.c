@@ -15,7 +15,7 @@ struct err_node {
 	uint16_t base;
 };
 
-uint64_t err_counters[MAX_WORKERS][MAX_ERRORS] __rte_cache_aligned;
+uint64_t err_counters[MAX_WORKERS + 1][MAX_ERRORS] __rte_cache_aligned;
 static uint64_t err_baseline[MAX_ERRORS];
 static struct err_node err_nodes[128];
 static unsigned n_err_nodes;
@@ -65,7 +65,7 @@ err_sum(unsigned idx)
 {
 	uint64_t s = 0;
 
-	for (unsigned w = 0; w < MAX_WORKERS; w++)
+	for (unsigned w = 0; w <= MAX_WORKERS; w++)
 		s += __atomic_load_n(&err_counters[w][idx], __ATOMIC_RELAXED);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
@@ -77,9 +78,13 @@ graph_nodes_setup(void)
 
 		snprintf(out, sizeof(out), "%s-output", p->name);
 		ip4_rewrite_next[p->port_id] = edge_add("ip4-rewrite", out);
+		ip4_frag_next[p->port_id] = edge_add("ip4-frag", out);
+		ip4_arp_next[p->port_id] = edge_add("ip4-arp", out);
 		l2_xconnect_next[p->port_id] = 0;
 		arp_input_next[p->port_id] = edge_add("arp-input", out);
 		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip4_frag_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip4_arp_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    arp_input_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    edge_add("l2-xconnect", out) == RTE_EDGE_ID_INVALID)
 			return -EINVAL;
@@ -123,6 +128,8 @@ graphs_create(void)
 			n++;
 		}
 		vfwd.graph[w] = NULL;
+		if (n > 0)
+			patterns[n++] = "ip4-arp-pending"; /* releases packets held for ARP */
 		if (n == 0) {
 			RTE_LOG(WARNING, USER1, "worker %u (lcore %u) has no rx queue; idle\n", w,
 				vfwd.worker_lcore[w]);
@@ -155,10 +162,12 @@ worker_main(void *arg)
 
 	if (g == NULL)
 		return 0;
+	rx_mode_worker_start(w);
 	while (!__atomic_load_n(&vfwd.quit, __ATOMIC_RELAXED)) {
 		rte_graph_walk(g);
 		if ((++loops & 0x3ff) == 0)
 			__atomic_store_n(&vfwd.loops[w], loops, __ATOMIC_RELAXED);
+		rx_mode_after_walk(w);
 	}
 	return 0;
 }

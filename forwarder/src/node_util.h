@@ -4,6 +4,9 @@
 #ifndef VFWD_NODE_UTIL_H
 #define VFWD_NODE_UTIL_H
 
+#include <stdbool.h>
+#include <string.h>
+#include <rte_ether.h>
 #include <rte_graph_worker.h>
 #include <rte_mbuf.h>
 
@@ -28,6 +31,57 @@ node_dispatch(struct rte_graph *graph, struct rte_node *node, void **objs, uint1
 		rte_node_enqueue(graph, node, nexts[start], &objs[start], i - start);
 		start = i;
 	}
+}
+
+/* The destination MAC as the low 48 bits of an 8-byte load (the frame holds at
+ * least an Ethernet header, so the load stays inside it). */
+static inline uint64_t
+ether_dst48(const struct rte_ether_hdr *eth)
+{
+	uint64_t v;
+
+	memcpy(&v, eth, sizeof(v));
+	return v & 0xffffffffffffull;
+}
+
+/* True when the segments of m hold exactly pkt_len bytes (a driver can claim
+ * more than it stored: DPDK 22.11's net_pcap does for frames over 64 KiB). */
+static inline bool
+mbuf_chain_ok(const struct rte_mbuf *m)
+{
+	uint64_t sum = 0;
+	uint16_t n = 0;
+
+	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
+		if (++n > m->nb_segs)
+			return false;
+		sum += s->data_len;
+	}
+	return n == m->nb_segs && sum == m->pkt_len;
+}
+
+/* Cuts m to len bytes (len <= pkt_len), freeing segments left empty. */
+static inline void
+mbuf_trim_to(struct rte_mbuf *m, uint32_t len)
+{
+	struct rte_mbuf *s = m;
+	uint32_t left = len;
+
+	while (s->next != NULL && left > s->data_len) {
+		left -= s->data_len;
+		s = s->next;
+	}
+	s->data_len = (uint16_t)left;
+	if (s->next != NULL) {
+		uint16_t freed = 0;
+
+		for (struct rte_mbuf *t = s->next; t != NULL; t = t->next)
+			freed++;
+		rte_pktmbuf_free(s->next);
+		s->next = NULL;
+		m->nb_segs = (uint16_t)(m->nb_segs - freed);
+	}
+	m->pkt_len = len;
 }
 
 static inline void

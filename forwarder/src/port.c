@@ -6,6 +6,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 struct port *
@@ -70,6 +71,8 @@ port_start(struct port *p)
 	 * interrupt handler: without LSC, vfwd would never see a second tgen. */
 	if (info.dev_flags != NULL && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC))
 		conf.intr_conf.lsc = 1;
+	if (rx_mode_wants_intr())
+		conf.intr_conf.rxq = 1; /* rx-mode interrupt (rx_mode.c) */
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc < 0)
 		return rc;
@@ -89,10 +92,15 @@ port_start(struct port *p)
 		if (rc < 0)
 			return rc;
 	}
-	rte_eth_promiscuous_enable(p->port_id);
+	/* a router takes only frames for its own MAC (RFC 1812 5.3.4); ethernet-input
+	 * checks it too, for the PMDs that cannot filter (pcap, ring, vhost) */
+	rte_eth_promiscuous_disable(p->port_id);
 	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
 	if (rc < 0)
 		return rc;
+	memcpy(&port_mac48[p->port_id], &p->mac, 6);
+	if (rte_eth_dev_get_mtu(p->port_id, &p->mtu) < 0 || p->mtu == 0)
+		p->mtu = RTE_ETHER_MTU;
 	return rte_eth_dev_start(p->port_id);
 }
 
@@ -101,6 +109,9 @@ ports_start(void)
 {
 	for (unsigned i = 0; i < vfwd.n_ports; i++) {
 		int rc = port_start(&vfwd.ports[i]);
+
+		if (rc == 0 && rx_mode_wants_intr())
+			rc = rx_mode_port_check(&vfwd.ports[i]);
 
 		if (rc < 0) {
 			RTE_LOG(ERR, USER1, "%s: cannot start port: %s\n", vfwd.ports[i].name,

@@ -10,6 +10,7 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "rx_mode.h"
 #include "vfwd_int.h"
 
 #define MAX_NODES 512
@@ -70,7 +71,7 @@ runtime_rows(unsigned w, struct node_row *rows)
 		r->is_input = ends_with(node->name, "-rx");
 		r->is_output = ends_with(node->name, "-tx");
 		r->is_drop = strcmp(node->name, "error-drop") == 0;
-		r->state = r->is_input ? "polling" : "active";
+		r->state = r->is_input ? rx_mode_node_state(w) : "active";
 		if (r->calls > 0 && n < MAX_NODES)
 			n++;
 	}
@@ -164,6 +165,8 @@ thread_print(struct vfwd_cli_out *out, int idx, const char *name, unsigned lcore
 			s->dt, s->avg_vec, 128, s->per_loop, s->avg_vec,
 			vpp_e(a, sizeof(a), 4, s->in), vpp_e(b, sizeof(b), 4, s->out),
 			vpp_e(c, sizeof(c), 4, s->drop), vpp_e(d, sizeof(d), 4, 0.0));
+	if (idx > 0)
+		rx_mode_show(out, (unsigned)idx - 1, false);
 	header_print(out);
 	for (unsigned i = 0; i < n; i++) {
 		const struct node_row *r = &rows[i];
@@ -186,9 +189,12 @@ thread_json(struct vfwd_cli_out *out, int idx, const char *name, unsigned lcore,
 			"%s{\"thread\": %d, \"name\": \"%s\", \"lcore\": %u, \"time\": %.6f, "
 			"\"average_vectors_per_node\": %.4f, \"vectors_per_main_loop\": %.4f, "
 			"\"vector_rates\": {\"in\": %.6e, \"out\": %.6e, \"drop\": %.6e, "
-			"\"punt\": 0}, \"nodes\": [",
+			"\"punt\": 0}",
 			idx ? ", " : "", idx, name, lcore, s->dt, s->avg_vec, s->per_loop, s->in,
 			s->out, s->drop);
+	if (idx > 0)
+		rx_mode_show(out, (unsigned)idx - 1, true);
+	vfwd_cli_printf(out, ", \"nodes\": [");
 	for (unsigned i = 0; i < n; i++) {
 		const struct node_row *r = &rows[i];
 		double x = r->vectors ? (double)r->clocks / (double)r->vectors
@@ -263,6 +269,7 @@ runtime_clear(void)
 		}
 	}
 	rt_clear_tsc[0] = now;
+	rx_mode_clear();
 }
 
 void
@@ -272,4 +279,6 @@ runtime_start(void)
 
 	for (unsigned i = 0; i <= MAX_WORKERS; i++)
 		rt_clear_tsc[i] = now;
+	rx_mode_init();
+	rx_mode_clear();
 }

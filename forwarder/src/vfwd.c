@@ -139,7 +139,8 @@ vfwd_dataplane_init(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the FIB: %s", strerror(-rc));
 		return rc;
 	}
-	vfwd.punt_ring = rte_ring_create("vfwd_punt", 1024, (int)rte_socket_id(), RING_F_SC_DEQ);
+	vfwd.punt_ring = rte_ring_create_elem("vfwd_punt", sizeof(struct arp_learn_msg), 4096,
+					      (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (vfwd.punt_ring == NULL) {
 		snprintf(err, errlen, "cannot create the punt ring");
 		return -ENOMEM;
@@ -216,7 +217,8 @@ vfwd_main(int argc, char **argv)
 		return 2;
 	}
 	conf_defaults(conf);
-	if (conf_parse_file(file, conf, err, sizeof(err)) < 0) {
+	if (conf_parse_file(file, conf, err, sizeof(err)) < 0 ||
+	    conf_check_cores(conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}

@@ -20,7 +20,7 @@
 #define MAX_WORKERS 16
 #define MAX_FEATURES 16
 #define MAX_ERRORS 512
-#define MAX_RXQ 2 /* rx queues of one port polled by one worker */
+#define MAX_RXQ MAX_WORKERS /* rx queues of one port polled by one worker: all of them */
 #define NAME_LEN 32
 #define PATH_LEN 256
 
@@ -44,6 +44,9 @@ struct vfwd_conf {
 	char exec[PATH_LEN];
 	char eal_args[1024];
 	int main_core;
+	int rx_mode; /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
+	int main_core_line; /* 0 when main-core is the default */
+	int workers_line;
 	unsigned n_workers;
 	unsigned workers[MAX_WORKERS];
 	unsigned num_mbufs;
@@ -58,6 +61,7 @@ int conf_parse_file(const char *path, struct vfwd_conf *conf, char *err, size_t 
 int conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, char *err,
 		      size_t errlen);
 void conf_defaults(struct vfwd_conf *conf);
+int conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen);
 
 /* ---- ports (port.c) ---- */
 struct port {
@@ -68,6 +72,7 @@ struct port {
 	struct rte_ether_addr mac;
 	uint32_t ip4; /* host order, 0 when unset */
 	uint8_t ip4_len;
+	uint16_t mtu; /* largest IP packet sent, bytes (VPP's "packet" mtu) */
 	int xconnect; /* peer port index, -1 when l3 */
 	rte_node_t rx_node, output_node, tx_node;
 	bool txq_shared;
@@ -110,8 +115,13 @@ int port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_
 int ports_start(void);
 void ports_stop(void);
 
+/* per ethdev port: its MAC as the low 48 bits of a little-endian load of 8 bytes */
+extern uint64_t port_mac48[RTE_MAX_ETHPORTS];
+
 /* ---- error counters (error.c) ---- */
-extern uint64_t err_counters[MAX_WORKERS][MAX_ERRORS];
+/* row MAX_WORKERS belongs to the main lcore (control-plane reasons, e.g. ARP learning) */
+#define ERR_MAIN_ROW MAX_WORKERS
+extern uint64_t err_counters[MAX_WORKERS + 1][MAX_ERRORS];
 int err_register(const char *node, const char *const *reasons, uint16_t n);
 uint64_t *err_block_for_node(const char *node, unsigned worker);
 void err_show(struct vfwd_cli_out *out);
@@ -134,6 +144,8 @@ extern int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
 extern uint16_t l2_xconnect_next[RTE_MAX_ETHPORTS];
 extern uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
 
 /* ---- feature arc (feature.c) ---- */
 #define ARC_IP4_UNICAST "ip4-unicast"
@@ -158,19 +170,29 @@ int feature_enable(const char *port, const char *feature, bool enable, char *err
 int feature_slot_by_node(const char *node);
 
 /* ---- FIB, adjacencies and neighbours (fib.c) ---- */
-enum adj_type { ADJ_DROP, ADJ_LOCAL, ADJ_GLEAN, ADJ_REWRITE };
+/* ip4-lookup forwards the types from ADJ_GLEAN on */
+enum adj_type { ADJ_DROP, ADJ_LOCAL, ADJ_BCAST, ADJ_GLEAN, ADJ_REWRITE };
 struct adj {
 	uint8_t type;
 	uint8_t valid;	  /* rewrite ready */
 	uint16_t port_id; /* ethdev port */
 	uint16_t tx_edge; /* edge from ip4-rewrite to <port>-output */
 	uint16_t refs;
+	uint16_t mtu; /* the output interface's */
 	uint32_t nh;	     /* next hop, host order */
 	uint8_t rewrite[12]; /* dst mac, src mac */
 };
 #define MAX_ADJ 4096
 extern struct adj adj_table[MAX_ADJ];
+
+/* the interface addresses, as ip4-input reads them to refuse our own as a source */
+struct ip4_own_set {
+	unsigned n;
+	rte_be32_t addr[MAX_PORTS];
+};
+extern struct ip4_own_set ip4_own;
 extern struct rte_lpm *fib_lpm;
+extern uint32_t fib_default_adj;
 int fib_init(void);
 int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
 		  char *err, size_t errlen);
@@ -178,9 +200,21 @@ int fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen);
 int fib_neighbor_set(int port_index, uint32_t ip, const struct rte_ether_addr *mac, bool del);
 int fib_interface_address_set(int port_index, uint32_t ip, uint8_t len, bool del, char *err,
 			      size_t errlen);
-void fib_show(struct vfwd_cli_out *out);
+int fib_show(struct vfwd_cli_out *out, bool filter, uint32_t ip, int len);
 void fib_neighbors_show(struct vfwd_cli_out *out);
 int fib_punt_poll(void);
+int fib_port_mtu_set(int port_index, uint16_t mtu);
+int fib_neighbor_incomplete(int port_index, uint32_t ip);
+
+/* what arp-input passes to the main lcore: a sender to learn (16 bytes, a ring element) */
+enum { ARP_MSG_LEARN, ARP_MSG_REQUESTED };
+struct arp_learn_msg {
+	uint32_t ip; /* host order */
+	uint16_t port_id;
+	uint8_t mac[6];
+	uint8_t kind; /* ARP_MSG_LEARN: a sender to learn; ARP_MSG_REQUESTED: ip4-arp asked for ip */
+	uint8_t pad[3];
+};
 uint16_t rewrite_edge_for_port(uint16_t port_id);
 
 /* ---- CLI (cli.c, cli_server.c, runtime.c) ---- */
@@ -214,6 +248,14 @@ VFWD_API int vfwd_main(int argc, char **argv);
 int vfwd_dataplane_init(char *err, size_t errlen);
 int vfwd_pool_create(unsigned n);
 
+/* ---- ICMP errors (nodes/ip4_icmp_error.c) ---- */
+struct icmp_error_conf {
+	bool enabled;
+	unsigned rate;	/* errors per second per worker */
+	unsigned burst; /* bucket size */
+};
+extern struct icmp_error_conf icmp_error_conf;
+
 /* ---- mbuf metadata ---- */
 extern int mbuf_adj_offset;
 static inline uint32_t *
@@ -222,5 +264,13 @@ mbuf_adj(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, mbuf_adj_offset, uint32_t *);
 }
 int mbuf_meta_init(void);
+
+/* Records in m why ip4-icmp-error must answer it: type, code and, for
+ * "fragmentation needed", the next-hop MTU (the adjacency is no longer needed). */
+static inline void
+icmp_error_mark(struct rte_mbuf *m, uint8_t type, uint8_t code, uint16_t mtu)
+{
+	*mbuf_adj(m) = (uint32_t)mtu << 16 | (uint32_t)type << 8 | code;
+}
 
 #endif /* VFWD_INT_H */

@@ -119,6 +119,31 @@ s.sendall(b"show version\n")
 r = reply(s)
 s.close()
 print(("ok" if b"vfwd" in r and not r.startswith(b"error:") else "bad") + " served_after_the_flood")
+
+# a client that sends many commands and never reads its replies: another
+# client is still served at once, and the first gets every reply, in full,
+# when it finally reads (the server buffers; it neither blocks nor hangs up)
+slow = conn()
+n_cmds = 400
+slow.sendall(b"help\n" * n_cmds)
+time.sleep(0.5)
+t0 = time.time()
+s = conn()
+s.sendall(b"show version\n")
+r = reply(s)
+s.close()
+dt = time.time() - t0
+print(("ok" if b"vfwd" in r else "bad") + " other_client_served_while_one_never_reads (%.2f s)" % dt)
+got = b""
+slow.settimeout(20)
+while got.count(b"\0") < n_cmds:
+    d = slow.recv(1 << 20)
+    if not d:
+        break
+    got += d
+slow.close()
+print(("ok" if got.count(b"\0") == n_cmds else "bad") +
+      " slow_reader_gets_every_reply: %d of %d" % (got.count(b"\0"), n_cmds))
 PY
 sed 's/^/# /' "$tmp/probe.txt"
 for name in unknown_words known_verb_bad_args bad_prefix binary_bytes nul_hides_a_route_add \
@@ -129,9 +154,18 @@ for name in unknown_words known_verb_bad_args bad_prefix binary_bytes nul_hides_
 		tap fail "${name}_gets_an_error_reply"
 	fi
 done
-for name in many_clients_past_the_limit_are_refused served_after_the_flood; do
+for name in many_clients_past_the_limit_are_refused served_after_the_flood \
+	other_client_served_while_one_never_reads slow_reader_gets_every_reply; do
 	if grep -q "^ok $name" "$tmp/probe.txt"; then tap ok "$name"; else tap fail "$name"; fi
 done
+# a command that takes no arguments refuses one
+if out=$(ctl show errors foo 2>&1); then
+	tap fail "show_errors_with_an_argument_is_refused ($out)"
+elif echo "$out" | grep -q "^error: show errors takes no arguments, not 'foo'"; then
+	tap ok show_errors_with_an_argument_is_refused
+else
+	tap fail "show_errors_with_an_argument_is_refused ($out)"
+fi
 state >"$tmp/after.txt"
 if cmp -s "$tmp/before.txt" "$tmp/after.txt"; then
 	tap ok refused_input_changes_nothing

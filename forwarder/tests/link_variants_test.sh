@@ -22,6 +22,7 @@ set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
 set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
 ip route add 48.0.0.0/8 via 10.0.1.2 port1
+set ip icmp-error disable
 set interface feature port0 example arc ip4-unicast
 CLI
 want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")

@@ -29,6 +29,7 @@ set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
 set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
 ip route add 48.0.0.0/8 via 10.0.1.2 port1
+set ip icmp-error disable
 CLI
 	cat >"$tmp/startup.conf" <<CONF
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
@@ -56,7 +57,7 @@ reasons=(
 	"ihl|ip4-input|ip4 bad header length"
 	"length|ip4-input|ip4 length > l2 length"
 	"cksum|ip4-input|ip4 bad checksum"
-	"ttl|ip4-input|ip4 ttl <= 1"
+	"ttl|ip4-rewrite|ip4 ttl <= 1"
 )
 
 # ---- pass 1: finite pcap, exact output and exact counters ----

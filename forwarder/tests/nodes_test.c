@@ -179,13 +179,13 @@ checksum_stays_valid_for_every_ttl_and_id(void)
 static int
 ttl_one_is_dropped_and_counted(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17), "ip4-input", "ip4 ttl <= 1");
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 1, 17), "ip4-rewrite", "ip4 ttl <= 1");
 }
 
 static int
 ttl_zero_is_dropped_and_counted(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 0, 17), "ip4-input", "ip4 ttl <= 1");
+	return dropped_under(pkt_ip4(RTE_IPV4(48, 0, 0, 1), 0, 17), "ip4-rewrite", "ip4 ttl <= 1");
 }
 
 static int
@@ -269,17 +269,35 @@ no_route_is_dropped_and_counted(void)
 	return dropped_under(pkt_ip4(RTE_IPV4(99, 0, 0, 1), 64, 17), "ip4-lookup", "no route");
 }
 
+/* The packet waits in ip4-arp while an ARP request for its next hop goes out. */
 static int
-unresolved_neighbor_is_dropped_and_counted(void)
+unresolved_neighbor_is_counted_and_arped_for(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(77, 0, 0, 1), 64, 17), "ip4-rewrite",
-			     "unresolved neighbor");
+	uint64_t before = err_get("ip4-rewrite", "unresolved neighbor");
+	struct rte_mbuf *out[8];
+	const struct rte_arp_hdr *arp;
+	unsigned n;
+	int ok = 1;
+
+	inject(pkt_ip4(RTE_IPV4(77, 0, 0, 1), 64, 17));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "%u packets on port1, want one ARP request", n);
+	if (n == 1) {
+		arp = rte_pktmbuf_mtod_offset(out[0], const struct rte_arp_hdr *, RTE_ETHER_HDR_LEN);
+		CHECK(arp->arp_opcode == RTE_BE16(RTE_ARP_OP_REQUEST) &&
+			      arp->arp_data.arp_tip == RTE_BE32(RTE_IPV4(10, 0, 1, 77)),
+		      "not a request for the next hop");
+	}
+	free_all(out, n);
+	CHECK(err_get("ip4-rewrite", "unresolved neighbor") == before + 1, "not counted");
+	return ok;
 }
 
 static int
 packet_to_interface_address_is_not_forwarded(void)
 {
-	return dropped_under(pkt_ip4(RTE_IPV4(10, 0, 0, 1), 64, 17), "ip4-lookup",
+	return dropped_under(pkt_ip4(RTE_IPV4(10, 0, 0, 1), 64, 17), "ip4-local",
 			     "ip4 local destination (not forwarded)");
 }
 
@@ -338,17 +356,20 @@ arp_reply_teaches_a_neighbor_and_resolves_the_route(void)
 	int ok = 1;
 
 	CHECK(env_cli("ip route add 66.0.0.0/8 via 10.0.0.7 port0") == 0, "route");
-	ok &= dropped_under(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17), "ip4-rewrite",
-			    "unresolved neighbor");
+	inject(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17)); /* held; an ARP request goes out */
+	walk();
+	n = drain(0, out, 8);
+	CHECK(n == 1, "%u packets on port0 before learning, want the ARP request", n);
+	free_all(out, n);
 	inject(pkt_arp(RTE_ARP_OP_REPLY, RTE_IPV4(10, 0, 0, 7), RTE_IPV4(10, 0, 0, 1), &sha));
 	walk();
 	inject(pkt_ip4(RTE_IPV4(66, 0, 0, 1), 64, 17));
 	walk();
 	n = drain(0, out, 8);
-	CHECK(n == 1, "%u packets on port0 after learning", n);
-	if (n == 1)
+	CHECK(n == 2, "%u packets on port0 after learning (the held one and the new one)", n);
+	for (unsigned i = 0; i < n; i++)
 		CHECK(rte_is_same_ether_addr(
-			      &rte_pktmbuf_mtod(out[0], struct rte_ether_hdr *)->dst_addr, &sha),
+			      &rte_pktmbuf_mtod(out[i], struct rte_ether_hdr *)->dst_addr, &sha),
 		      "not rewritten to the learned mac");
 	free_all(out, n);
 	return ok;
@@ -408,7 +429,7 @@ static int
 mixed_vector_splits_by_next_node(void)
 {
 	struct rte_mbuf *out[300];
-	uint64_t nr = err_get("ip4-lookup", "no route"), ttl = err_get("ip4-input", "ip4 ttl <= 1");
+	uint64_t nr = err_get("ip4-lookup", "no route"), ttl = err_get("ip4-rewrite", "ip4 ttl <= 1");
 	unsigned n;
 	int ok = 1;
 
@@ -427,7 +448,7 @@ mixed_vector_splits_by_next_node(void)
 		CHECK(ip_of(out[i])->dst_addr != ip_of(out[i + 1])->dst_addr || true, "order");
 	free_all(out, n);
 	CHECK(err_get("ip4-lookup", "no route") == nr + 20, "no route");
-	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == ttl + 20, "ttl");
+	CHECK(err_get("ip4-rewrite", "ip4 ttl <= 1") == ttl + 20, "ttl");
 	return ok;
 }
 
@@ -510,7 +531,7 @@ show_runtime_has_vpp_layout(void)
 	s = cli_output("show errors");
 	CHECK(strstr(s, "   Count                    Node                  Reason\n") == s,
 	      "errors header: %s", s);
-	CHECK(strstr(s, "                ip4-input               ip4 ttl <= 1\n") != NULL,
+	CHECK(strstr(s, "               ip4-rewrite              ip4 ttl <= 1\n") != NULL,
 	      "errors row: %s", s);
 	free(s);
 	return ok;
@@ -541,6 +562,7 @@ setup(const char *plugin)
 	static const char *const cfg[] = {
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
 		"ip route add 77.0.0.0/8 via 10.0.1.77 port1",
+		"set ip icmp-error disable", /* these tests count drops; icmp_test the errors */
 	};
 
 	if (graph_env_setup(&conf) < 0)
@@ -570,7 +592,7 @@ main(int argc, char **argv)
 	TEST(runt_frame_is_dropped_and_counted);
 	TEST(unknown_ethertype_is_dropped_and_counted);
 	TEST(no_route_is_dropped_and_counted);
-	TEST(unresolved_neighbor_is_dropped_and_counted);
+	TEST(unresolved_neighbor_is_counted_and_arped_for);
 	TEST(packet_to_interface_address_is_not_forwarded);
 	TEST(arp_request_for_interface_address_is_answered);
 	TEST(arp_reply_teaches_a_neighbor_and_resolves_the_route);

@@ -26,6 +26,7 @@ set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
 set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
 ip route add 48.0.0.0/8 via 10.0.1.2 port1
+set ip icmp-error disable
 CLI
 	if [ -n "$example" ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
@@ -75,7 +76,7 @@ CONF
 
 check_counts() { # name example
 	local name=$1 ok=ok icmp
-	[ "$(err_count ip4-input 'ip4 ttl <= 1')" = "$(count ttl)" ] || ok=fail
+	[ "$(err_count ip4-rewrite 'ip4 ttl <= 1')" = "$(count ttl)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 bad checksum')" = "$(count cksum)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 bad header length')" = "$(count ihl)" ] || ok=fail
 	[ "$(err_count ip4-input 'ip4 length > l2 length')" = "$(count length)" ] || ok=fail

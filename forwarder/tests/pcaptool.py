@@ -46,8 +46,11 @@ def eth(dst, src, etype, payload):
 
 
 def routed(frame, port1_mac):
-    """What ip4-rewrite makes of a frame: new MACs, TTL-1, checksum recomputed."""
-    ip = bytearray(frame[14:])
+    """What a router makes of a frame: bytes past the IP total length trimmed
+    (RFC 1812 5.2.2: padding is not part of the packet), new MACs, TTL-1,
+    checksum recomputed."""
+    tot = struct.unpack("!H", frame[16:18])[0]
+    ip = bytearray(frame[14:14 + tot])
     ihl = (ip[0] & 15) * 4
     ip[8] -= 1
     ip[10:12] = b"\0\0"
@@ -80,7 +83,7 @@ def read_pcap(path):
 
 
 def gen(d, port1_mac, example):
-    port0_mac = bytes.fromhex("027063617000")  # unused by vfwd (promiscuous)
+    port0_mac = bytes.fromhex("027063617000")  # net_pcap0's MAC: vfwd takes only frames for it
     frames, out1, out0 = [], [], []
     counts = {"ttl": 0, "cksum": 0, "ethertype": 0, "noroute": 0, "icmp": 0, "short": 0,
               "ihl": 0, "length": 0}

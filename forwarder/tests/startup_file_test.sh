@@ -40,6 +40,24 @@ expect_error missing_brace_is_refused 1 "missing '}' for this '{'" \
 expect_error bad_core_list_is_refused 1 "bad core list" 'cpu { corelist-workers 3-1 }'
 expect_error worker_on_main_core_is_refused 1 "worker core 0 is also the main core" \
 	'cpu { main-core 0 corelist-workers 0 }'
+expect_error duplicate_worker_is_refused_with_file_and_line 2 "worker core 1 listed twice" \
+	'unix { cli-listen /tmp/x.sock }
+cpu { main-core 0 corelist-workers 1,2,1 }'
+expect_error overlapping_worker_range_is_refused 1 "worker core 2 listed twice" \
+	'cpu { corelist-workers 1-3,2 }'
+# cores the machine does not have: caught before the EAL, with the line of the setting
+ncpu=$(nproc --all)
+if [ "$ncpu" -le 64 ]; then
+	expect_error main_core_64_is_refused_with_file_and_line 3 "main-core 64 is not a CPU" \
+		'unix { cli-listen /tmp/x.sock }
+cpu {
+	main-core 64
+	corelist-workers 1
+}'
+fi
+expect_error absent_worker_core_is_refused_with_file_and_line 2 "worker core 127 is not a CPU" \
+	'cpu { main-core 0
+	corelist-workers 127 }'
 expect_error unterminated_string_is_refused 2 "unterminated string" \
 	'dpdk {
 	eal-args "--no-huge
@@ -83,6 +101,28 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "$tmp/baddev.conf:6: device '
 else
 	echo "# rc=$rc: $(tail -3 "$tmp/out")"
 	tap fail absent_device_is_refused_with_file_and_line
+fi
+
+# an exec line longer than 1 KiB is one command, and its error names its own line
+pad=$(printf '%1500s' '')
+printf 'show version\nip route add 1.2.3.0/24 via 10.0.1.2 port0%sbogus\nshow version\n' "$pad" \
+	>"$tmp/long.cli"
+cat >"$tmp/long.conf" <<CONF
+unix { cli-listen $tmp/cli.sock  exec $tmp/long.cli }
+cpu { main-core 0 corelist-workers 1 }
+dpdk {
+	eal-args "--no-huge -m 256 --file-prefix vfwd-bad-$$ --log-level=*:error"
+	vdev net_null0 { name port0 }
+}
+CONF
+rc=0
+timeout 60 "$vfwd" -c "$tmp/long.conf" >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "^$tmp/long.cli:2: error: usage: ip route add" "$tmp/out" &&
+	! grep -q "long.cli:3:" "$tmp/out"; then
+	tap ok exec_line_over_1k_is_one_command_with_its_own_line_number
+else
+	echo "# rc=$rc: $(grep long.cli "$tmp/out" | cut -c1-200)"
+	tap fail exec_line_over_1k_is_one_command_with_its_own_line_number
 fi
 echo "1..$n_tap"
 exit "$failed"

@@ -69,8 +69,8 @@ each_worker_forwards_its_own_port(void)
 	n0 = drain(0);
 	CHECK(n1 == 10, "port1 sent %u", n1);
 	CHECK(n0 == 10, "port0 sent %u", n0);
-	CHECK(err_get("ip4-input", "ip4 ttl <= 1") == 2, "ttl drops from both workers: %lu",
-	      (unsigned long)err_get("ip4-input", "ip4 ttl <= 1"));
+	CHECK(err_get("ip4-rewrite", "ip4 ttl <= 1") == 2, "ttl drops from both workers: %lu",
+	      (unsigned long)err_get("ip4-rewrite", "ip4 ttl <= 1"));
 	CHECK(vfwd.ports[0].txq_shared && vfwd.ports[1].txq_shared, "single tx queue shared");
 	return ok;
 }
@@ -101,6 +101,7 @@ main(void)
 		"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
 		"ip route add 16.0.0.0/8 via 10.0.0.2 port0",
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+		"set ip icmp-error disable",
 	};
 
 	if (graph_env_setup(&conf) < 0 || env_cli_all(cfg, RTE_DIM(cfg)) < 0) {

@@ -4,7 +4,10 @@
 # tx_first burst (32 packets per port, TTL 64) loops through vfwd until the
 # TTL runs out, so the counts are exact: every packet is forwarded 63 times and
 # then dropped as "ip4 ttl <= 1". testpmd then quits and a new one connects:
-# vfwd keeps running and forwards for the second peer as well.
+# vfwd keeps running and forwards for the second peer as well. vfwd takes only
+# frames for its own MACs, so its ports get fixed MACs, testpmd sends to them,
+# and the neighbour behind port1 is given port0's MAC (testpmd's io loop
+# returns each frame to port0 unchanged).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -20,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-ttl_drops() { ctl show errors | awk '$2 == "ip4-input" && /ttl <= 1/ { print $1 }'; }
+ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
 ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
@@ -36,6 +39,7 @@ start_testpmd() { # log
 		--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=1,client=1" \
 		--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=1,client=1" \
 		-- -i --forward-mode=io --nb-cores=1 --total-num-mbufs=4096 \
+		--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
 		<"$tmp/tp.in.$1" >"$tmp/testpmd-$1.log" 2>&1 &
 	tpid=$!
 	exec 3>"$tmp/tp.in.$1"
@@ -44,8 +48,9 @@ start_testpmd() { # log
 cat >"$tmp/setup.cli" <<CLI
 set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+set ip neighbor port1 10.0.1.2 02:00:00:00:aa:00
 ip route add 198.18.0.0/16 via 10.0.1.2 port1
+set ip icmp-error disable
 CLI
 cat >"$tmp/startup.conf" <<CONF
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
@@ -53,8 +58,8 @@ cpu { main-core 0  corelist-workers 1 }
 dpdk {
 	eal-args "--no-huge -m 256 --file-prefix vfwd-vh-$$ --log-level=*:warning"
 	num-mbufs 8192
-	vdev net_virtio_user0,path=$tmp/vh0.sock,server=1,queues=1 { name port0 }
-	vdev net_virtio_user1,path=$tmp/vh1.sock,server=1,queues=1 { name port1 }
+	vdev net_virtio_user0,path=$tmp/vh0.sock,server=1,queues=1,mac=02:00:00:00:aa:00 { name port0 }
+	vdev net_virtio_user1,path=$tmp/vh1.sock,server=1,queues=1,mac=02:00:00:00:aa:01 { name port1 }
 }
 CONF
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &

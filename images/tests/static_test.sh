@@ -156,6 +156,16 @@ check dut_manifest_lists_packages_build_info_and_matching_sha256 manifest_ok dut
 	cloud-init linux-perf linux-image-cloud-amd64
 check tg_manifest_lists_packages_build_info_and_matching_sha256 manifest_ok tg \
 	librte-net-virtio23 librte-mempool-ring23 qemu-guest-agent openssh-server cloud-init
+lock_ok() { # ROLE: the manifest names the committed lock and the image holds exactly it
+	local m=$out/$1.manifest.json lock=$images/$1/packages.lock
+	[ "$(jq -r '.packages_lock.sha256' "$m")" = "$(sha256sum <"$lock" | cut -d' ' -f1)" ] ||
+		{ echo "manifest packages_lock.sha256 is not the sha256 of $1/packages.lock"; return 1; }
+	diff <(jq -r '.packages | to_entries[] | "\(.key)\t\(.value)"' "$m" | LC_ALL=C sort) \
+		<(grep -v '^#' "$lock" | cut -f1,2 | LC_ALL=C sort) ||
+		{ echo "the image's packages (<) differ from $1/packages.lock (>)"; return 1; }
+}
+check dut_manifest_names_its_lock_and_has_exactly_the_locked_packages lock_ok dut
+check tg_manifest_names_its_lock_and_has_exactly_the_locked_packages lock_ok tg
 check dut_has_the_vfwd_build_in_opt_vfwd payload_ok dut /opt/vfwd bin/vfwd bin/vfwdctl \
 	lib/libvfwd.so
 check tg_has_the_tgen_build_in_opt_tgen payload_ok tg /opt/tgen bin/tgen

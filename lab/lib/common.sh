@@ -120,7 +120,9 @@ kv_tool() {
 		return 0
 	fi
 	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
-	if [ ! -x "$b" ] && [ -z "${FWDSTAT:-}" ]; then
+	# Missing or older than its sources (a pull that taught the reader new keys): built.
+	if [ -z "${FWDSTAT:-}" ] && { [ ! -x "$b" ] ||
+		! make -q -s -C "$TOP/lab/fwdstat" TOP="$TOP" >/dev/null 2>&1; }; then
 		say "building fwdstat, the topology reader (make -C lab/fwdstat)"
 		make -s -C "$TOP/lab/fwdstat" TOP="$TOP" >&2 ||
 			die "make -C lab/fwdstat failed (make deps installs the compiler it needs)"

@@ -56,6 +56,31 @@ results_die_if_full() {
 	fi
 }
 
+# dut_threads_sample: "TID CPU_NS NAME" per thread of the DUT's process, when the topology
+# knows its pid (topo_dut_pid: host topology, vfwd).
+dut_threads_sample() {
+	local pid t
+	declare -F topo_dut_pid >/dev/null && pid=$(topo_dut_pid) || return 1
+	for t in /proc/"$pid"/task/*; do
+		printf '%s %s %s\n' "${t##*/}" "$(cut -d' ' -f1 "$t/schedstat")" "$(cat "$t/comm")"
+	done
+}
+
+# dut_threads_json DIR: DIR/threads.json, each DUT thread's CPU time since the run began
+# ({"pid", "threads": [{"tid", "name", "cpu_s"}]}), from DIR/.threads0 and a sample now.
+dut_threads_json() {
+	local dir=$1
+	[ -s "$dir/.threads0" ] || return 0
+	dut_threads_sample 2>/dev/null | jq -R -s --rawfile before "$dir/.threads0" \
+		--arg pid "$(topo_dut_pid)" '
+		def rows: split("\n") | map(select(length > 0) | capture("^(?<tid>[0-9]+) (?<ns>[0-9]+) (?<name>.*)$"));
+		($before | rows | map({(.tid): (.ns | tonumber)}) | add // {}) as $b |
+		{ pid: ($pid | tonumber), threads: [rows[] | { tid: (.tid | tonumber), name,
+			cpu_s: (((.ns | tonumber) - ($b[.tid] // 0)) / 1e9) }] }' |
+		atomic_write "$dir/threads.json" || true
+	rm -f "$dir/.threads0"
+}
+
 dut_faults_count() {
 	if declare -F topo_dut_faults_count >/dev/null; then topo_dut_faults_count; else echo 0; fi
 }
@@ -96,6 +121,15 @@ current_run() {
 	if [ -s "$f" ] && [ -d "$(cat "$f")" ]; then cat "$f"; fi
 }
 
+# dut_image_lock: the sha256 of the DUT image's package lock (images/README.md), from the
+# manifest beside the qcow2 the topology names; nothing when the DUT has no image (host).
+dut_image_lock() {
+	local node img
+	node=$(node_by_role dut) && img=$(kv_get "$TOPO_CONF" "$node.image") && [ -n "$img" ] || return 0
+	[[ $img == /* ]] || img=$TOP/$img
+	jq -r '.packages_lock.sha256 // empty' "${img%.qcow2}.manifest.json"
+}
+
 # meta_write STATUS FAILURE: (re)writes the run's meta.json atomically.
 meta_write() {
 	local status=$1 failure=$2 finished="" build
@@ -107,14 +141,16 @@ meta_write() {
 		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
-		--argjson faults "${RUN_FAULTS_JSON:-null}" --argjson generator "$(run_generator_json)" '
+		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" \
+		--argjson generator "$(run_generator_json)" '
 		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
 		+ (if $faults == null then {} else { faults: $faults } end)
 		+ { dut: { backend: $backend,
 			   build_label: (if $build == null then "" else ($build.label // "") end),
-			   build: $build },
+			   build: $build,
+			   image_lock_sha256: (if $image_lock == "" then null else $image_lock end) },
 		    experiment: $experiment }
 		+ (if $group == "" then {} else { group: $group } end)
 		+ { generator: $generator }
@@ -162,7 +198,9 @@ run_begin() {
 	mkdir -p "$RUN_DIR/trials"
 	RUN_STARTED=$(utc_now)
 	dut_build_info >"$RUN_DIR/.build-info.json" 2>/dev/null || rm -f "$RUN_DIR/.build-info.json"
+	RUN_IMAGE_LOCK=$(dut_image_lock 2>/dev/null || true)
 	RUN_FAULTS0=$(dut_faults_count)
+	dut_threads_sample >"$RUN_DIR/.threads0" 2>/dev/null || rm -f "$RUN_DIR/.threads0"
 	RUN_FAULTS_JSON=""
 	meta_write incomplete "started, not finished" || die "run $RUN_DIR not started"
 	mkdir -p "$STATE"

@@ -105,7 +105,12 @@ cfg_load() { # FILE
 			[ ${#a[@]} -eq 2 ] || cfg_die "$src" $n "run-dir takes one path"
 			CFG_RUNDIR=${a[1]} ;;
 		*)
-			cfg_die "$src" $n "unknown key '$key'" ;;
+			# A backend may take keys of its own (cfg_backend_key KEY VALUE... fails
+			# for a key it does not know, or dies naming what is wrong with the value).
+			if ! declare -F cfg_backend_key >/dev/null ||
+				! cfg_backend_key "$src" "$n" "${a[@]}"; then
+				cfg_die "$src" $n "unknown key '$key'"
+			fi ;;
 		esac
 	done <"$file"
 	[ -n "${CFG_PORT[0]}" ] || cfg_die "$src" $n "port0 is missing"

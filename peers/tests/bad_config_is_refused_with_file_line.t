@@ -52,7 +52,7 @@ check "status of a stopped backend exits 3 and says stopped ($out)" test "$rc:$o
 rc=0
 "$BACKEND_CMD" no-such-backend start "$T/good.cfg" 2>/dev/null || rc=$?
 check "an unknown backend is refused with exit 2" test $rc -eq 2
-check "list names the six peers and vfwd" test "$("$BACKEND_CMD" list | tr '\n' ' ')" = \
-	"l3fwd l3fwd-graph linux ovs-dpdk testpmd-io testpmd-mac vfwd "
+check "list names the seven peers and vfwd" test "$("$BACKEND_CMD" list | tr '\n' ' ')" = \
+	"l3fwd l3fwd-graph linux ovs-dpdk testpmd-io testpmd-mac vfwd vpp "
 echo "1..$tap_n"
 exit "$tap_failed"

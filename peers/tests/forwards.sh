@@ -6,6 +6,7 @@
 #   LINK:   pcap  - the DUT's ports are net_pcap files
 #           vhost - a testpmd generator plays the pcaps over vhost-user; the DUT is virtio-user
 #           veth  - the same generator over net_af_packet on veth pairs (kernel DUT)
+#           memif - the same generator as net_memif clients of the DUT's memif sockets (VPP)
 #   EXPECT: io | mac | routed | routed-own-mac (see check_out in lib.sh)
 set -euo pipefail
 # shellcheck source=./lib.sh
@@ -35,6 +36,16 @@ veth)
 	write_config "$cfg" "veth:$v0" "veth:$v1"
 	backend_up "$name" "$cfg"
 	tg_start "net_af_packet0,iface=$v0" "net_af_packet1,iface=$v1"
+	tg_cmd start ;;
+memif)
+	# VPP is the memif master: it makes the sockets, the generator connects to them; the
+	# frames go only once both links are up (memif drops what it cannot send).
+	out0=$T/tg_out0.pcap out1=$T/tg_out1.pcap
+	write_config "$cfg" "memif:$T/m0.sock" "memif:$T/m1.sock"
+	backend_up "$name" "$cfg"
+	tg_start "net_memif0,role=client,id=0,socket=$T/m0.sock,socket-abstract=no,mac=$TG_MAC0" \
+		"net_memif1,role=client,id=0,socket=$T/m1.sock,socket-abstract=no,mac=$TG_MAC1"
+	vpp_wait_memif_up "$cfg" 60 || echo "# memif links not up after 60 s" >&2
 	tg_cmd start ;;
 *)
 	echo "forwards.sh: unknown link $link" >&2
@@ -76,6 +87,16 @@ ovs-dpdk)
 	check "$name: each route flow matched its frames" \
 		bash -c 'grep -q "n_packets=$1,.*nw_dst=48.0.0.0/8" "$3" && grep -q "n_packets=$2,.*nw_dst=16.0.0.0/8" "$3"' \
 		_ "$N_FWD" "$N_REV" "$T/dump/dump_flows.txt" ;;
+vpp)
+	dump_ok "$name" "$T/dump" show_runtime.txt show_errors.txt show_interfaces.txt \
+		show_version.txt show_hardware.txt
+	check "$name: show runtime has VPP 26's header (Packet-Clocks)" \
+		grep -Eq "Name +State +Calls +Vectors +Suspends +Packet-Clocks +Vectors/Call" "$T/dump/show_runtime.txt"
+	check "$name: show runtime's ip4-rewrite row counts every routed frame ($((N_FWD + N_REV)))" \
+		awk -v n=$((N_FWD + N_REV)) '$1 == "ip4-rewrite" && $4 + 0 == n { f = 1 } END { exit !f }' \
+		"$T/dump/show_runtime.txt"
+	check "$name: show version names the build that ran" \
+		grep -q "^vpp v" "$T/dump/show_version.txt" ;;
 vfwd)
 	dump_ok "$name" "$T/dump" show_runtime.txt show_errors.txt show_interfaces.txt show_version.txt
 	check "$name: show runtime has VPP's header and an ip4-rewrite row" \

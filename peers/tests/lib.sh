@@ -188,3 +188,33 @@ tg_stop() {
 	rm -f "$T/tg.pid"
 	rm -rf "/var/run/dpdk/$TG_PREFIX"
 }
+
+# ---- VPP ---------------------------------------------------------------------------------
+# vpp_need_build VARIANT...: skip the whole test, naming the build command, when the cached
+# VPP build (peers/vpp/build) is absent; links build/vpp/VARIANT; exports VPP_PREFIX (the
+# default build) for the backend.
+vpp_need_build() {
+	local v p
+	for v in "$@"; do
+		p=$("$PEERS/vpp/build" --variant "$v" --print-prefix 2>/dev/null) ||
+			skip_all "no cached VPP build ($v): run peers/vpp/build$([ "$v" = default ] || echo " --variant $v") or make -C peers vpp (VPP_SRC=TARBALL|DIR; 11+ min on 2 idle cores)"
+		[ "$v" != default ] || VPP_PREFIX=$p
+		# Cached: this returns at once, and links build/vpp/$v (fwdlab's vpp:NAME).
+		"$PEERS/vpp/build" --variant "$v" >/dev/null
+	done
+	[ -n "${VPP_PREFIX:-}" ] || VPP_PREFIX=$("$PEERS/vpp/build" --print-prefix)
+	export VPP_PREFIX
+}
+vppctl_cfg() { # CONFIG ARGS...: vppctl on the backend's CLI socket (run-dir/cli.sock)
+	local run
+	run=$(awk '$1 == "run-dir" { print $2 }' "$1")
+	"$VPP_PREFIX/bin/vppctl" -s "$run/cli.sock" "${@:2}"
+}
+vpp_wait_memif_up() { # CONFIG TIMEOUT_S: both memif interfaces connected
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		[ "$(vppctl_cfg "$1" show memif 2>/dev/null | grep -c 'flags.*connected')" -ge 2 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}

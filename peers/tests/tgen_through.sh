@@ -17,7 +17,11 @@ test_init
 cfg=$T/$name.cfg
 rate=${TGEN_RATE:-20kpps} secs=${TGEN_SECS:-1}
 
-if [ "$name" = linux ]; then
+if [ "$name" = vpp ]; then
+	write_config "$cfg" "memif:$T/m0.sock" "memif:$T/m1.sock"
+	vdevs=(--vdev "net_memif0,role=client,id=0,socket=$T/m0.sock,socket-abstract=no,mac=$TG_MAC0"
+		--vdev "net_memif1,role=client,id=0,socket=$T/m1.sock,socket-abstract=no,mac=$TG_MAC1")
+elif [ "$name" = linux ]; then
 	v0=tg$$a v1=tg$$b
 	write_config "$cfg" "veth:$v0" "veth:$v1"
 	vdevs=(--vdev "net_af_packet0,iface=$v0" --vdev "net_af_packet1,iface=$v1")
@@ -34,8 +38,9 @@ tgen_go() {
 	tg=$!
 	on_exit "kill $tg; rm -rf /var/run/dpdk/peers-tgen-$$"
 }
-# vhost: the DUT blocks in its probe until tgen connects, so tgen goes first.
-if [ "$name" = linux ]; then
+# vhost: the DUT blocks in its probe until tgen connects, so tgen goes first. memif: VPP
+# makes the sockets, so it goes first.
+if [ "$name" = linux ] || [ "$name" = vpp ]; then
 	backend_up "$name" "$cfg"
 	tgen_go
 else

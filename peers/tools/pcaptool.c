@@ -3,7 +3,7 @@
  * pcaptool: the packet side of the peers tests and bench.
  *
  *   pcaptool gen FILE [--count N] [--size BYTES] [--src-mac M] [--dst-mac M]
- *                     [--src-ip A] [--dst-ip A] [--sport N] [--dport N] [--ttl N]
+ *                     [--src-ip A] [--dst-ip A] [--sport N] [--dport N] [--ttl N] [--proto N]
  *   pcaptool check FILE [--count N] [--src-ip A] [--dst-ip A] [--sport N] [--dport N]
  *                       [--ttl N] [--dst-mac M] [--src-mac M] [--src-mac-not M]
  *   pcaptool count FILE
@@ -11,6 +11,8 @@
  *
  * gen writes N copies of one Ethernet/IPv4/UDP frame (the TRex udp_for_benchmarks flow by
  * default: 16.0.0.1:1025 -> 48.0.0.1:12, TTL 64, 64-byte frames without FCS).
+ * --proto sets the IPv4 protocol field (1: ICMP; the 8 bytes after the IPv4 header stay as
+ * they are), so a feature that drops ICMP can be fed a flow of it.
  * check counts the frames of that flow and verifies TTL, the IPv4 header checksum and the
  * MACs of each; it prints one summary line and exits 0 only when every frame of the flow
  * passed and there were exactly --count of them (when given).
@@ -40,6 +42,7 @@ struct flow {
 	uint16_t sport;
 	uint16_t dport;
 	int ttl;
+	int proto;
 	unsigned int size;
 	long count;
 	int have_src_mac, have_dst_mac, have_src_mac_not;
@@ -109,6 +112,9 @@ parse_opts(int argc, char **argv, struct flow *f)
 		} else if (!strcmp(k, "--ttl")) {
 			rc = parse_num(a, 0, 255, &v);
 			f->ttl = (int)v;
+		} else if (!strcmp(k, "--proto")) {
+			rc = parse_num(a, 0, 255, &v);
+			f->proto = (int)v;
 		} else if (!strcmp(k, "--sport") || !strcmp(k, "--dport")) {
 			rc = parse_num(a, 0, 65535, &v);
 			*(k[2] == 's' ? &f->sport : &f->dport) = htons((uint16_t)v);
@@ -154,7 +160,7 @@ frame_build(const struct flow *f, uint8_t *p)
 	ip[2] = (uint8_t)(ip_len >> 8);
 	ip[3] = (uint8_t)ip_len;
 	ip[8] = (uint8_t)f->ttl;
-	ip[9] = 17;
+	ip[9] = (uint8_t)f->proto;
 	memcpy(ip + 12, &f->src_ip, 4);
 	memcpy(ip + 16, &f->dst_ip, 4);
 	csum = ip4_csum(ip);
@@ -305,6 +311,7 @@ main(int argc, char **argv)
 		.sport = htons(1025),
 		.dport = htons(12),
 		.ttl = -1,
+		.proto = 17,
 		.count = -1,
 	};
 	int rc;

@@ -38,6 +38,11 @@ tgen_cli_usage(FILE *f)
 	      "  --warmup S              before the first trial, send a packet every 10 ms until\n"
 	      "                          one comes back, at most S s (default 5; 0: off)\n"
 	      "  --drain S               receive window after each trial (default 0.5)\n"
+	      "  --pacing busy|sleep|auto  busy: spin between bursts; sleep: sleep until the\n"
+	      "                          next burst (absolute clock_nanosleep, bursts >= 50 us\n"
+	      "                          apart), receive polled adaptively (20..100 us), so a DUT\n"
+	      "                          sharing the CPU gets it; auto (default): sleep when the\n"
+	      "                          busy pacer's bursts are >= 50 us apart\n"
 	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
 	      "  --pdr-loss X            PDR loss ratio, 0.005 or 0.5% (default 0.5%)\n"
 	      "  --width X               search width, relative (default 0.5%)\n"
@@ -194,6 +199,12 @@ p_flow_field(const struct cli_opt *d, void *field, const char *a)
 }
 
 static int
+p_pacing(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_pacing_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
 p_link(const struct cli_opt *d, void *field, const char *a)
 {
 	uint64_t *bps = field;
@@ -235,6 +246,7 @@ static const struct cli_opt cli_opts[] = {
 	{"trial-duration", "trial-duration", p_double, OPT(trial_s), SECONDS(0.001, 86400)},
 	{"final-duration", "final-duration", p_double, OPT(final_s), SECONDS(0.001, 86400)},
 	{"drain", "drain", p_double, CTX(drain_s), SECONDS(0, 60)},
+	{"pacing", "pacing", p_pacing, CTX(pacing), 0, 0, "busy, sleep or auto"},
 	{"warmup", "warmup", p_double, OPT(warmup_s), SECONDS(0, 600)},
 	{"link-timeout", "link-timeout", p_double, OPT(link_timeout_s), SECONDS(0, 3600)},
 	{"link", "link", p_link, CTX(link_bps), 0, 0, "bits per second, e.g. 10gbps"},

@@ -26,6 +26,7 @@ struct tgen_ctx {
 	uint64_t tsc_hz;
 	double drain_s;
 	double rate_tol; /* a trial offering less than requested by more is generator_limited */
+	enum tgen_pacing pacing; /* busy, sleep, or auto (sleep when bursts are far apart) */
 	bool quiet;
 	uint32_t trial_index;
 	struct tgen_seq seq[TGEN_NDIR];

@@ -42,6 +42,16 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 	fprintf(f, ", \"rate_pps_offered\": %.3f, \"generator_limited\": %s", r->rate_pps_offered,
 		r->generator_limited ? "true" : "false");
 	fprintf(f,
+		", \"pacing\": \"%s\", \"burst\": %u, \"sleeps\": %" PRIu64 ", \"slept_s\": %.6f",
+		tgen_pacing_name(r->pacing_sleep), r->burst, r->sleeps, (double)r->slept_ns / 1e9);
+	fputs(", \"threads\": [", f);
+	for (unsigned i = 0; i < r->n_threads; i++) {
+		fprintf(f, "%s{\"tid\": %u, \"name\": ", i ? ", " : "", r->threads[i].tid);
+		tgen_json_str(f, r->threads[i].name);
+		fprintf(f, ", \"cpu_s\": %.6f}", (double)r->threads[i].cpu_ns / 1e9);
+	}
+	fputc(']', f);
+	fprintf(f,
 		", \"latency_ns\": {\"min\": %" PRIu64 ", \"avg\": %" PRIu64 ", \"max\": %" PRIu64
 		", \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
 		", \"p999\": %" PRIu64 "}",

@@ -516,6 +516,7 @@ main(int argc, char **argv)
 	c.profile.flows = 1;
 	c.link_bps = 10000000000ull;
 	c.drain_s = 0.5;
+	c.pacing = TGEN_PACING_AUTO;
 	o.rate.unit = TGEN_RATE_PCT;
 	o.rate.value = 1;
 	o.duration_s = 10;

@@ -115,9 +115,29 @@ tgen_pacer_init(struct tgen_pacer *p, double pps, uint64_t tsc_hz, uint64_t now)
 	memset(p, 0, sizeof(*p));
 	p->start_tsc = now;
 	p->tsc_per_pkt = pps > 0 ? (double)tsc_hz / pps : 0;
-	p->burst = pps > 0 ? tgen_burst_for_rate(pps) : 32;
 	/* falling more than 1 ms (and 4 bursts) behind is a hiccup: skip, do not burst */
+	tgen_pacer_set_burst(p, pps, pps > 0 ? tgen_burst_for_rate(pps) : 32);
+}
+
+void
+tgen_pacer_set_burst(struct tgen_pacer *p, double pps, uint32_t burst)
+{
+	p->burst = burst;
 	p->max_lag_pkts = pps > 0 ? (uint64_t)(pps / 1000) + 4 * p->burst : 0;
+}
+
+void
+tgen_pacer_set_max_lag(struct tgen_pacer *p, double pps, double lag_s)
+{
+	p->max_lag_pkts = pps > 0 ? (uint64_t)(pps * lag_s) + 4 * p->burst : 0;
+}
+
+uint64_t
+tgen_pacer_next(const struct tgen_pacer *p)
+{
+	if (p->tsc_per_pkt == 0)
+		return UINT64_MAX;
+	return p->start_tsc + (uint64_t)ceil((double)(p->sent + p->burst) * p->tsc_per_pkt);
 }
 
 uint32_t

@@ -109,6 +109,53 @@ void tgen_pacer_init(struct tgen_pacer *p, double pps, uint64_t tsc_hz, uint64_t
 /* How many packets to send now (0..burst). */
 uint32_t tgen_pacer_due(struct tgen_pacer *p, uint64_t now);
 uint32_t tgen_burst_for_rate(double pps);
+/* Sets the pacer's burst (and the lag it tolerates before skipping: 1 ms and 4 bursts). */
+void tgen_pacer_set_burst(struct tgen_pacer *p, double pps, uint32_t burst);
+/* Sleeping pacing tolerates more lag (a late wake-up is caught up, a burst at a time). */
+void tgen_pacer_set_max_lag(struct tgen_pacer *p, double pps, double lag_s);
+/* The TSC at which the pacer's next whole burst is due (UINT64_MAX: unpaced). */
+uint64_t tgen_pacer_next(const struct tgen_pacer *p);
+
+/* ---- pacing that yields (idle.c) ---- */
+enum tgen_pacing { TGEN_PACING_AUTO, TGEN_PACING_BUSY, TGEN_PACING_SLEEP };
+#define TGEN_SLEEP_GAP_NS 50000	  /* sleeping pacing: bursts at least 50 us apart */
+#define TGEN_SLEEP_MIN_NS 5000	  /* never sleep for less: spin instead */
+#define TGEN_RX_MIN_NS 20000	  /* adaptive receive: poll 20 us after packets came ... */
+#define TGEN_RX_MAX_NS 100000	  /* ... doubling to 100 us while none do */
+#define TGEN_SLEEP_MAX_LAG_S 0.01 /* a sleeping pacer woken later than this skips */
+
+struct tgen_idle {
+	bool sleep;
+	uint64_t tsc_hz;
+	uint64_t min_sleep, rx_min, rx_max, rx_gap, rx_next;
+	uint64_t sleeps, slept_ns;
+};
+
+int tgen_pacing_parse(const char *s, enum tgen_pacing *m);
+const char *tgen_pacing_name(bool sleep);
+/* Whether pacing m sleeps at pps_per_dir (auto: when the busy pacer's bursts are at least
+ * TGEN_SLEEP_GAP_NS apart; unpaced never sleeps). */
+bool tgen_pacing_sleeps(enum tgen_pacing m, double pps_per_dir);
+uint32_t tgen_burst_for_pacing(double pps, bool sleep);
+void tgen_idle_init(struct tgen_idle *w, bool sleep, uint64_t tsc_hz, uint64_t now);
+/* After a receive poll that got n packets: when to poll next. */
+void tgen_idle_rx(struct tgen_idle *w, uint64_t now, unsigned n);
+/* The TSC to sleep until (the earlier of deadline and the next receive poll), or 0 when it
+ * is too close (or the pacing does not sleep). */
+uint64_t tgen_idle_wake(const struct tgen_idle *w, uint64_t now, uint64_t deadline);
+/* Sleeps until wake_tsc (clock_nanosleep on an absolute CLOCK_MONOTONIC time). */
+void tgen_idle_sleep_until(struct tgen_idle *w, uint64_t wake_tsc, uint64_t now_tsc);
+
+/* ---- CPU time per thread (cpu.c) ---- */
+#define TGEN_MAX_THREADS 16
+struct tgen_thread_cpu {
+	unsigned tid;
+	char name[20];
+	uint64_t cpu_ns;
+};
+unsigned tgen_cpu_sample(struct tgen_thread_cpu *t, unsigned max);
+void tgen_cpu_delta(struct tgen_thread_cpu *after, unsigned n, const struct tgen_thread_cpu *before,
+		    unsigned nb);
 
 /* ---- receive statistics (stats.c) ---- */
 #define TGEN_LAT_SUB 32
@@ -148,6 +195,11 @@ struct tgen_result {
 	double tx_pps, rx_pps, tx_bps, rx_bps;
 	uint64_t reordered, duplicates, tx_refused, late_packets, rx_other, pacer_skipped;
 	uint64_t lat_min, lat_avg, lat_max, lat_p50, lat_p90, lat_p99, lat_p999;
+	bool pacing_sleep;	   /* the pacer slept between bursts */
+	uint32_t burst;		   /* packets per burst of each direction */
+	uint64_t sleeps, slept_ns; /* sleeps of the trial loop and their time */
+	unsigned n_threads;	   /* CPU time of each thread during the trial */
+	struct tgen_thread_cpu threads[TGEN_MAX_THREADS];
 	double rate_pps_offered; /* measured: tx_packets / duration_s */
 	bool generator_limited;	 /* offered fell short of requested beyond the tolerance */
 };

@@ -20,6 +20,7 @@ struct trial_state {
 	uint64_t tx_packets[TGEN_NDIR], tx_bytes, tx_refused, dir_refused[TGEN_NDIR];
 	uint64_t rx_bytes, late, other;
 	struct tgen_pacer pacer[TGEN_NDIR];
+	struct tgen_idle idle;
 };
 
 void
@@ -45,19 +46,22 @@ tgen_streams_init(struct tgen_ctx *c)
 	}
 }
 
-static void
+/* Returns the number of packets received. */
+static unsigned
 rx_poll(struct tgen_ctx *c, struct trial_state *t)
 {
 	struct rte_mbuf *pkts[RX_BURST];
 	const struct tgen_sig *sig;
 	uint64_t now;
 	uint16_t n, j;
+	unsigned got = 0;
 	int p;
 
 	for (p = 0; p < TGEN_NDIR; p++) {
 		n = rte_eth_rx_burst(c->port[p].id, 0, pkts, RX_BURST);
 		if (n == 0)
 			continue;
+		got += n;
 		now = rte_rdtsc();
 		for (j = 0; j < n; j++) {
 			const uint8_t *d = rte_pktmbuf_mtod(pkts[j], const uint8_t *);
@@ -82,6 +86,30 @@ rx_poll(struct tgen_ctx *c, struct trial_state *t)
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
+	return got;
+}
+
+/* Sleeping pacing: receive now, then sleep until the earliest of deadline, the next burst of
+ * each direction and the next receive poll (which adapts: it comes sooner while packets do). */
+static void
+idle_step(struct tgen_ctx *c, struct trial_state *t, int ndir, uint64_t now, uint64_t deadline)
+{
+	uint64_t wake;
+	int d;
+
+	tgen_idle_rx(&t->idle, now, rx_poll(c, t));
+	if (!t->idle.sleep)
+		return;
+	for (d = 0; d < ndir; d++) {
+		uint64_t next = tgen_pacer_next(&t->pacer[d]);
+
+		if (next < deadline)
+			deadline = next;
+	}
+	now = rte_rdtsc();
+	wake = tgen_idle_wake(&t->idle, now, deadline);
+	if (wake != 0)
+		tgen_idle_sleep_until(&t->idle, wake, now);
 }
 
 /* Packet k of a direction is the k-th slot of the pacer's schedule and carries the TSC of
@@ -167,11 +195,11 @@ progress_line(struct tgen_ctx *c, struct trial_state *t, double secs, uint64_t *
 
 /* The pacer sends whole bursts: a trial on schedule may end up to a burst per direction short. */
 static double
-slack_pkts(const struct tgen_ctx *c, double pps)
+slack_pkts(const struct tgen_ctx *c, const struct trial_state *t)
 {
 	int ndir = c->profile.bidir ? 2 : 1;
 
-	return (double)(ndir * tgen_burst_for_rate(pps / ndir));
+	return (double)(ndir * t->pacer[0].burst);
 }
 
 static void
@@ -206,8 +234,11 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	r->rx_other = t->other;
 	r->pacer_skipped = t->pacer[0].skipped + t->pacer[1].skipped;
 	r->rate_pps_offered = r->tx_pps;
-	r->generator_limited =
-		tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack_pkts(c, pps));
+	r->generator_limited = tgen_rate_short(pps, r->tx_pps, dur, c->rate_tol, slack_pkts(c, t));
+	r->pacing_sleep = t->idle.sleep;
+	r->burst = t->pacer[0].burst;
+	r->sleeps = t->idle.sleeps;
+	r->slept_ns = t->idle.slept_ns;
 	r->lat_min = c->lat.min;
 	r->lat_max = c->lat.max;
 	r->lat_avg = c->lat.count ? (uint64_t)(c->lat.sum / (double)c->lat.count) : 0;
@@ -222,9 +253,12 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 	       struct tgen_result *res)
 {
 	struct trial_state t;
-	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0;
+	struct tgen_thread_cpu cpu0[TGEN_MAX_THREADS];
+	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0, dl;
 	double per_dir = c->profile.bidir ? pps / 2 : pps;
 	int d, ndir = c->profile.bidir ? 2 : 1, ret;
+	bool sleep = tgen_pacing_sleeps(c->pacing, per_dir);
+	unsigned ncpu0;
 
 	ret = seq_prepare(c, per_dir, duration_s);
 	if (ret < 0)
@@ -234,15 +268,22 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 	t.tag = (uint8_t)c->trial_index;
 	t.ns_per_tsc = 1e9 / (double)c->tsc_hz;
 	tgen_lat_reset(&c->lat);
+	ncpu0 = tgen_cpu_sample(cpu0, TGEN_MAX_THREADS);
 	start = rte_rdtsc();
 	end = start + (uint64_t)(duration_s * (double)c->tsc_hz);
 	next_progress = start + c->tsc_hz;
-	for (d = 0; d < ndir; d++)
+	tgen_idle_init(&t.idle, sleep, c->tsc_hz, start);
+	for (d = 0; d < ndir; d++) {
 		tgen_pacer_init(&t.pacer[d], per_dir, c->tsc_hz, start);
+		tgen_pacer_set_burst(&t.pacer[d], per_dir, tgen_burst_for_pacing(per_dir, sleep));
+		if (sleep)
+			tgen_pacer_set_max_lag(&t.pacer[d], per_dir, TGEN_SLEEP_MAX_LAG_S);
+	}
 	for (now = start; now < end && !tgen_quit; now = rte_rdtsc()) {
 		for (d = 0; d < ndir; d++)
 			tx_dir(c, &t, d, now);
-		rx_poll(c, &t);
+		dl = progress && next_progress < end ? next_progress : end;
+		idle_step(c, &t, ndir, now, dl);
 		if (progress && now >= next_progress) {
 			progress_line(c, &t, (double)(now - start) / c->tsc_hz, &last_tx, &last_rx);
 			next_progress += c->tsc_hz;
@@ -262,10 +303,12 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 			pc->skipped += slots - pc->sent;
 	}
 	drain_end = rte_rdtsc() + (uint64_t)(c->drain_s * (double)c->tsc_hz);
-	while (rte_rdtsc() < drain_end && !tgen_quit)
-		rx_poll(c, &t);
+	while ((now = rte_rdtsc()) < drain_end && !tgen_quit)
+		idle_step(c, &t, 0, now, drain_end);
 	memset(res, 0, sizeof(*res));
 	result_fill(c, &t, pps, (double)(end - start) / (double)c->tsc_hz, res);
+	res->n_threads = tgen_cpu_sample(res->threads, TGEN_MAX_THREADS);
+	tgen_cpu_delta(res->threads, res->n_threads, cpu0, ncpu0);
 	res->index = c->trial_index - 1;
 	res->phase = phase;
 	return tgen_quit ? -EINTR : 0;
@@ -290,6 +333,7 @@ tgen_warmup(struct tgen_ctx *c, double timeout_s)
 	t.tag = TGEN_WARMUP_TAG;
 	t.ns_per_tsc = 1e9 / (double)c->tsc_hz;
 	tgen_lat_reset(&c->lat);
+	tgen_idle_init(&t.idle, c->pacing != TGEN_PACING_BUSY, c->tsc_hz, now);
 	for (; now < end && !tgen_quit; now = rte_rdtsc()) {
 		if (now >= next) {
 			for (d = 0; d < ndir; d++) {
@@ -299,7 +343,7 @@ tgen_warmup(struct tgen_ctx *c, double timeout_s)
 			}
 			next = now + c->tsc_hz / 100;
 		}
-		rx_poll(c, &t);
+		idle_step(c, &t, 0, now, next);
 		if (c->seq[0].unique + c->seq[1].unique > 0)
 			break;
 	}
@@ -307,8 +351,8 @@ tgen_warmup(struct tgen_ctx *c, double timeout_s)
 		      (double)c->tsc_hz;
 	if (c->seq[0].unique + c->seq[1].unique > 0) {
 		drain_end = rte_rdtsc() + c->tsc_hz / 10;
-		while (rte_rdtsc() < drain_end && !tgen_quit)
-			rx_poll(c, &t);
+		while ((now = rte_rdtsc()) < drain_end && !tgen_quit)
+			idle_step(c, &t, 0, now, drain_end);
 	}
 	for (d = 0; d < TGEN_NDIR; d++)
 		c->warmup_tx[d] = t.tx_packets[d] - t.dir_refused[d]; /* those that left */

@@ -38,6 +38,7 @@ flows_zero|--flows 0|--flows 0: must be an integer in 1..16777216
 flow_field|--flow-field x|--flow-field x: src or dst
 duration_zero|--duration 0|--duration 0: seconds in 0.001..86400
 drain_too_long|--drain 61|--drain 61: seconds in 0..60
+pacing_unknown|--pacing lazy|--pacing lazy: busy, sleep or auto
 link_in_pps|--link 5kpps|--link 5kpps: bits per second, e.g. 10gbps
 ports_one|--ports 1|--ports 1: give two ethdev ids, e.g. 0,1
 dst_mac1|--dst-mac1 zz|--dst-mac zz: bad MAC address

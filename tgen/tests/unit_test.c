@@ -244,6 +244,75 @@ test_pacer(void)
 	    "burst_grows_with_rate");
 }
 
+/* Sleeping pacing: bursts >= 50 us apart, the wake-up time of the next burst, the adaptive
+ * receive poll, and a pacer driven only at the wake-up times it asks for keeps the rate. */
+static void
+test_sleep_pacing(void)
+{
+	struct tgen_pacer p;
+	struct tgen_idle w;
+	uint64_t hz = 1000000000, t, sent = 0, wakes = 0, nt;
+	uint32_t n;
+
+	tap(tgen_pacing_sleeps(TGEN_PACING_AUTO, 10000) &&
+		    tgen_pacing_sleeps(TGEN_PACING_AUTO, 20000) &&
+		    !tgen_pacing_sleeps(TGEN_PACING_AUTO, 20001) &&
+		    !tgen_pacing_sleeps(TGEN_PACING_AUTO, 1e6) &&
+		    tgen_pacing_sleeps(TGEN_PACING_SLEEP, 1e6) &&
+		    !tgen_pacing_sleeps(TGEN_PACING_BUSY, 1000) &&
+		    !tgen_pacing_sleeps(TGEN_PACING_SLEEP, 0),
+	    "auto_sleeps_when_bursts_are_50us_apart_unpaced_never_sleeps");
+	tap(tgen_burst_for_pacing(10000, true) == 1 && tgen_burst_for_pacing(100000, true) == 5 &&
+		    tgen_burst_for_pacing(1e6, true) == 32 &&
+		    tgen_burst_for_pacing(100000, false) == 1,
+	    "sleeping_bursts_are_at_least_50us_apart_up_to_32");
+	/* 100 kpps, bursts of 5: wake only when tgen_pacer_next says, send what is due */
+	tgen_pacer_init(&p, 100000, hz, 0);
+	tgen_pacer_set_burst(&p, 100000, tgen_burst_for_pacing(100000, true));
+	for (t = 0; t < hz;) {
+		n = tgen_pacer_due(&p, t);
+		p.sent += n;
+		sent += n;
+		nt = tgen_pacer_next(&p);
+		if (n == 0 && nt <= t) {
+			tap(0, "pacer_next_is_when_the_next_burst_is_due");
+			break;
+		}
+		if (n == 0) {
+			t = nt;
+			wakes++;
+		}
+	}
+	tap(sent >= 100000 - 5 && sent <= 100000 && p.skipped == 0 && wakes >= 19990 &&
+		    wakes <= 20000,
+	    "woken_at_pacer_next_only_the_pacer_keeps_100kpps_in_20000_wakeups");
+	tgen_pacer_init(&p, 0, hz, 0);
+	tap(tgen_pacer_next(&p) == UINT64_MAX, "unpaced_has_no_next_burst");
+	/* a late wake-up within the sleeping lag is caught up, beyond it skipped */
+	tgen_pacer_init(&p, 20000, hz, 0);
+	tgen_pacer_set_max_lag(&p, 20000, TGEN_SLEEP_MAX_LAG_S);
+	for (sent = 0; (n = tgen_pacer_due(&p, 5000000)) > 0; p.sent += n)
+		sent += n;
+	tap(sent == 100 && p.skipped == 0, "sleeping_pacer_catches_up_a_5ms_late_wakeup");
+	tgen_pacer_init(&p, 20000, hz, 0);
+	tgen_pacer_set_max_lag(&p, 20000, TGEN_SLEEP_MAX_LAG_S);
+	n = tgen_pacer_due(&p, 50000000); /* 50 ms late */
+	tap(n == 1 && p.skipped == 999, "sleeping_pacer_skips_beyond_10ms");
+	/* adaptive receive: 20 us after packets, doubling to 100 us; no sleep under 5 us */
+	tgen_idle_init(&w, true, hz, 0);
+	tgen_idle_rx(&w, 0, 3);
+	tap(w.rx_next == 20000, "rx_polls_20us_after_packets");
+	tgen_idle_rx(&w, 0, 0);
+	tgen_idle_rx(&w, 0, 0);
+	tgen_idle_rx(&w, 0, 0);
+	tap(w.rx_next == 100000, "rx_poll_gap_doubles_to_100us_while_nothing_comes");
+	tap(tgen_idle_wake(&w, 0, 50000) == 50000 && tgen_idle_wake(&w, 0, 200000) == 100000 &&
+		    tgen_idle_wake(&w, 0, 4000) == 0 && tgen_idle_wake(&w, 60000, 50000) == 0,
+	    "wake_is_the_earlier_of_deadline_and_rx_poll_never_under_5us");
+	tgen_idle_init(&w, false, hz, 0);
+	tap(tgen_idle_wake(&w, 0, 50000) == 0, "busy_pacing_never_sleeps");
+}
+
 static void
 test_stats(void)
 {
@@ -539,6 +608,7 @@ main(void)
 	test_arp();
 	test_rates();
 	test_pacer();
+	test_sleep_pacing();
 	test_stats();
 	test_search();
 	printf("1..%d\n", n_test);

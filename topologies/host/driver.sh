@@ -18,6 +18,7 @@ topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
 	kv_check "$TOPO_CONF" >&2 || die "bad topology file (see above)"
 	[[ $STATE != *[[:space:]]* ]] || die "the lab folder $STATE must not contain spaces"
+	cpu_plan # refuses a mode the host topology cannot run before anything starts
 }
 
 conf() { kv_get "$TOPO_CONF" "$1" "${2-}"; }
@@ -32,7 +33,7 @@ vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
 tgen_eal() {
-	if [ "$(peer_current)" = linux ]; then peer_tgen_eal; return; fi
+	if peer_own_tgen_ports; then peer_tgen_eal; return; fi
 	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
 		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
 	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
@@ -41,15 +42,93 @@ tgen_eal() {
 topo_accel() { echo none; }
 topo_is_slow() { return 1; }
 
+# ---- the CPU plan ---------------------------------------------------------------------------
+# Busy-polling threads: each vfwd worker (on its lcore) and tgen's one polling thread (its main
+# lcore). They poll each on a CPU of its own only when no two share a CPU and one CPU is left
+# for everything else (vfwd's main thread, the trial hooks, the system): two busy pollers on
+# one CPU time-share it in scheduler slices of milliseconds, and tgen's pacer then skips the
+# slots it missed (lab/README.md "CPU sharing"). Otherwise the yielding modes are the default:
+# vfwd rx-mode adaptive, tgen --pacing sleep. vfwd.rx_mode / tgen.pacing override it.
+
+# host_cpus_expand "1,3-4": 1 3 4, one a line (the topology file checker vouched for it).
+host_cpus_expand() {
+	local part
+	for part in ${1//,/ }; do
+		if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+	done
+}
+
+# tgen_main_lcore: tgen's polling lcore, from its EAL arguments (--main-lcore, else the first
+# of -l).
+tgen_main_lcore() {
+	local a prev="" l="" m=""
+	for a in $(conf tgen.eal_args); do
+		case $prev in
+		-l) l=${a%%[,-]*} ;;
+		--main-lcore) m=$a ;;
+		esac
+		prev=$a
+	done
+	echo "${m:-${l:-0}}"
+}
+
+# cpu_plan: sets PLAN_SHARED (1 when polling threads must share), PLAN_RX_MODE, PLAN_PACING,
+# PLAN_WHY.
+cpu_plan() {
+	local ncpu w busy=() seen=" " c
+	ncpu=$(nproc)
+	for w in $(host_cpus_expand "$(conf vfwd.workers)"); do busy+=("$w"); done
+	busy+=("$(tgen_main_lcore)")
+	PLAN_SHARED=0
+	PLAN_WHY="each polling thread has a CPU of its own and CPU(s) are left for the rest"
+	for c in "${busy[@]}"; do
+		if [[ $seen == *" $c "* ]]; then
+			PLAN_SHARED=1 PLAN_WHY="CPU $c runs two polling threads"
+		elif [ "$c" -ge "$ncpu" ]; then
+			PLAN_SHARED=1 PLAN_WHY="CPU $c is not online ($ncpu online)"
+		fi
+		seen+="$c "
+	done
+	if [ "$PLAN_SHARED" = 0 ] && [ $((${#busy[@]} + 1)) -gt "$ncpu" ]; then
+		PLAN_SHARED=1
+		PLAN_WHY="${#busy[@]} polling threads and the rest need $((${#busy[@]} + 1)) CPUs, $ncpu online"
+	fi
+	PLAN_RX_MODE=$(conf vfwd.rx_mode auto)
+	PLAN_PACING=$(conf tgen.pacing auto)
+	# measured with DPDK 22.11: with rx interrupts on, a virtio-user port in server mode
+	# fails to re-register them when the next vhost client connects ("interrupt unregister
+	# failed") and its link stays down, so the run's tgen never gets through
+	[ "$PLAN_RX_MODE" != interrupt ] ||
+		die "$TOPO_CONF: vfwd.rx_mode = interrupt does not work on the host topology: virtio-user (server mode) loses its rx interrupts when the next tgen connects (DPDK 22.11); use adaptive"
+	if [ "$PLAN_RX_MODE" = auto ]; then
+		if [ "$PLAN_SHARED" = 1 ]; then PLAN_RX_MODE="adaptive"; else PLAN_RX_MODE="poll"; fi
+	fi
+	if [ "$PLAN_PACING" = auto ]; then
+		if [ "$PLAN_SHARED" = 1 ]; then PLAN_PACING="sleep"; else PLAN_PACING="busy"; fi
+	fi
+}
+
 topo_plan() {
 	topo_conf_check
-	cat <<EOF
-host topology: no VM; processes on this host's CPUs ($(nproc) online)
-  vfwd  main lcore $(conf vfwd.main_core), workers $(conf vfwd.workers), EAL: $(conf vfwd.eal_args)
-  tgen  EAL: $(conf tgen.eal_args)
-EOF
-	if [ "$(nproc)" -lt 4 ]; then
-		echo "  note: vfwd and tgen share CPUs on this host; rates are noisy (compare ratios)"
+	cpu_plan
+	local w vmode tmode
+	vmode=$PLAN_RX_MODE tmode=$PLAN_PACING
+	[ "$(conf vfwd.rx_mode auto)" = auto ] && vmode+=" (auto)"
+	[ "$(conf tgen.pacing auto)" = auto ] && tmode+=" (auto)"
+	echo "host topology: no VM; processes on this host's CPUs ($(nproc) online)"
+	printf '  %-6s %-16s %-5s %s\n' process thread cpu mode
+	printf '  %-6s %-16s %-5s %s\n' vfwd "main (CLI)" "$(conf vfwd.main_core)" "sleeps in poll(2)"
+	for w in $(host_cpus_expand "$(conf vfwd.workers)"); do
+		printf '  %-6s %-16s %-5s %s\n' vfwd "worker (lcore $w)" "$w" "rx-mode $vmode"
+	done
+	printf '  %-6s %-16s %-5s %s\n' tgen "main (tx + rx)" "$(tgen_main_lcore)" "pacing $tmode"
+	echo "  vfwd EAL: $(conf vfwd.eal_args); tgen EAL: $(conf tgen.eal_args)"
+	if [ "$PLAN_SHARED" = 1 ] && [ "$PLAN_RX_MODE" != poll ] && [ "$PLAN_PACING" != busy ]; then
+		echo "  polling threads must share CPUs ($PLAN_WHY): yielding modes, vfwd rx-mode $PLAN_RX_MODE and tgen --pacing $PLAN_PACING"
+	elif [ "$PLAN_SHARED" = 1 ]; then
+		echo "  warning: polling threads share CPUs ($PLAN_WHY) and the topology file makes one of them busy-poll: rates will be set by the scheduler's time slices"
+	else
+		echo "  busy-polling, each thread on its own CPU ($PLAN_WHY)"
 	fi
 }
 
@@ -68,6 +147,8 @@ dut_dmesg() {
 	echo "(host topology: no guest; the last lines of vfwd's log)"
 	tail -n 100 "$STATE/vfwd.log"
 }
+# topo_dut_pid: vfwd's pid (threads.json of a run); a peer DUT has none here.
+topo_dut_pid() { ! peer_is_dut && cat "$STATE/vfwd.pid"; }
 vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null 2>&1; }
 
 # topo_require_up: the DUT answers; sets DUT_BACKEND (meta.json's dut.backend) to vfwd or
@@ -155,8 +236,9 @@ lab_pid_stop() {
 }
 
 tgen_port_args() {
-	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(conf vfwd.port0_mac)" \
-		"$(conf vfwd.port1_mac)" "$(conf tgen.link)"
+	cpu_plan
+	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(conf vfwd.port0_mac)" \
+		"$(conf vfwd.port1_mac)" "$(conf tgen.link)" "$PLAN_PACING"
 	if peer_is_dut; then peer_tgen_extra_args; fi
 }
 
@@ -206,9 +288,10 @@ topo_abort() {
 
 host_startup_conf() {
 	local run=$STATE/run
+	cpu_plan
 	cat <<EOF
 unix    { cli-listen $run/cli.sock  exec $TOPO_DIR/setup.cli }
-cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers) }
+cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers)  rx-mode $PLAN_RX_MODE }
 dpdk    {
           eal-args "$(conf vfwd.eal_args) --file-prefix vfwd-$(lab_prefix) --no-pci"
           num-mbufs $(conf vfwd.num_mbufs)
@@ -226,7 +309,7 @@ host_dut_vdevs() {
 			printf '          vdev net_memif%s,role=server,id=0,socket=%s/memif%s.sock,socket-abstract=no,mac=%s { name port%s }\n' \
 				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
 		else
-			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=1024,mac=%s { name port%s }\n' \
+			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=4096,mac=%s { name port%s }\n' \
 				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
 		fi
 	done

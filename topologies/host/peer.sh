@@ -17,9 +17,16 @@
 peer_current() { cat "$STATE/peer/name" 2>/dev/null || true; }
 # peer_is_dut: a peer backend is the lab's DUT (vfwd is stopped). Whether it runs: peer_running.
 peer_is_dut() { [ -s "$STATE/peer/name" ]; }
+# peer_backend: the backend that runs the current peer (vpp:BUILD is the vpp backend).
+peer_backend() { local n; n=$(peer_current); echo "${n%%:*}"; }
 peer_do() { # VERB [DIR]: peers/backend NAME VERB CONFIG [DIR]
-	"$PEERS_BACKEND" "$(peer_current)" "$1" "$STATE/peer/config" "${@:2}"
+	"$PEERS_BACKEND" "$(peer_backend)" "$1" "$STATE/peer/config" "${@:2}"
 }
+# peer_own_tgen_ports: the DUT does not serve vfwd's vhost-user sockets, so tgen's ports
+# differ (peer_tgen_eal): linux (veths) and vpp (memif).
+peer_own_tgen_ports() { case "$(peer_backend)" in linux | vpp) return 0 ;; *) return 1 ;; esac; }
+# The memif socket of port N when VPP is the DUT (VPP is the master, tgen the client).
+peer_memif_sock() { echo "$STATE/run/memif$1.sock"; }
 peer_running() { peer_is_dut && peer_do status >/dev/null 2>&1; }
 
 # The root-side veth of port N (linux): unique per lab folder, 15 characters at most.
@@ -27,7 +34,7 @@ peer_veth() { printf 'fl%sp%s' "$(lab_prefix)" "$1"; }
 
 # peer_host_config NAME: the backend's config from topology.conf and setup.cli.
 peer_host_config() {
-	local name=$1 p workers
+	local name=$1 p workers backend=${1%%:*}
 	workers=$(conf vfwd.workers)
 	[[ $workers =~ ^[0-9]+$ ]] ||
 		die "$TOPO_CONF: vfwd.workers = $workers; a peer backend forwards on one lcore"
@@ -35,12 +42,15 @@ peer_host_config() {
 	for p in 0 1; do
 		if [ "$name" = linux ]; then
 			echo "port$p veth:$(peer_veth "$p")"
+		elif [ "$backend" = vpp ]; then
+			echo "port$p memif:$(peer_memif_sock "$p")"
 		else
 			echo "port$p net_virtio_user$p,path=$STATE/run/port$p.sock,server=1,queue_size=1024,mac=$(conf "vfwd.port${p}_mac")"
 		fi
 		echo "mac port$p $(conf "vfwd.port${p}_mac")"
 	done
-	[ "$name" = linux ] || echo "eal-args $(conf vfwd.eal_args)"
+	[ "$name" = linux ] || [ "$backend" = vpp ] || echo "eal-args $(conf vfwd.eal_args)"
+	[ "$backend" != vpp ] || echo "vpp-prefix $(vpp_spec_prefix "$name")"
 	echo "main-lcore $(conf vfwd.main_core)"
 	echo "lcore $workers"
 	echo "num-mbufs $(conf vfwd.num_mbufs)"
@@ -49,9 +59,19 @@ peer_host_config() {
 	echo "run-dir $STATE/peer/run"
 }
 
-# tgen's ports when the DUT is linux: net_af_packet on the veths' root-side ends.
+# tgen's ports when the DUT is linux: net_af_packet on the veths' root-side ends; vpp:
+# net_memif clients on VPP's memif sockets, with the neighbors' MACs of setup.cli.
 peer_tgen_eal() {
+	local p mac
 	printf '%s --file-prefix tgen-%s --no-pci' "$(conf tgen.eal_args)" "$(lab_prefix)"
+	if [ "$(peer_backend)" = vpp ]; then
+		for p in 0 1; do
+			mac=$(awk -v p="port$p" '$1 == "neighbor" && $2 == p { print $4; exit }' "$STATE/peer/config")
+			printf ' --vdev net_memif%s,role=client,id=0,socket=%s,socket-abstract=no%s' \
+				"$p" "$(peer_memif_sock "$p")" "${mac:+,mac=$mac}"
+		done
+		return
+	fi
 	printf ' --vdev net_af_packet%s,iface=%s' 0 "$(peer_veth 0)" 1 "$(peer_veth 1)"
 }
 
@@ -73,7 +93,7 @@ peer_tgen_hold() {
 # peer_trial_hooks RUN_DIR: tgen's --pre-trial and --post-trial commands, one a line.
 peer_trial_hooks() {
 	local hook=$PEERS_LAB_DIR/lab-trial-hook name cfg=$STATE/peer/config
-	name=$(peer_current)
+	name=$(peer_backend)
 	echo "$hook pre $1/trials $name $cfg"
 	echo "$hook post $1/trials $name $cfg"
 }
@@ -83,8 +103,8 @@ peer_trial_hooks() {
 peer_stop() {
 	if peer_is_dut; then
 		say "stopping peer backend $(peer_current)"
-		peer_do stop >&2 || warn "peers/backend $(peer_current) stop failed"
-		rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock"
+		peer_do stop >&2 || warn "peers/backend $(peer_backend) stop failed"
+		rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$(peer_memif_sock 0)" "$(peer_memif_sock 1)"
 	fi
 	rm -rf "${STATE:?}/peer" "$STATE/peer.failed"
 }
@@ -102,7 +122,7 @@ topo_peer_swap() {
 	echo "$name" >"$STATE/peer/name"
 	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
 	: >"$STATE/tgen-link.log"
-	if [ "$name" != linux ]; then
+	if [ "$name" != linux ] && [[ $name != vpp* ]]; then
 		# The backend's EAL init waits for a vhost client on each socket, and its port
 		# setup may talk to that client again (l3fwd renegotiates virtio features for its
 		# Rx offloads; a client gone by then is a SIGPIPE that kills it): a tgen holds the
@@ -132,8 +152,12 @@ topo_peer_swap() {
 	# What meta.json records as the DUT's build: the backend's name and version.
 	tmp=$(mktemp -d "$STATE/peer/probe.XXXXXX")
 	peer_do dump "$tmp" >/dev/null 2>&1 || true
+	# A VPP build is labelled by its name (vpp:verB), so that two of them are two columns.
+	local label=""
+	[[ $name != vpp* ]] || label=$name
 	jq -n --arg b "$name" --arg v "$(jq -r '.version // ""' "$tmp/backend.json" 2>/dev/null)" \
-		'{name: $b, backend: $b, version: $v, label: ""}' | atomic_write "$STATE/peer/build-info.json"
+		--arg l "$label" --arg be "${name%%:*}" \
+		'{name: $b, backend: $be, version: $v, label: $l}' | atomic_write "$STATE/peer/build-info.json"
 	rm -rf "$tmp"
 }
 

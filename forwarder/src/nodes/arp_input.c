@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * arp-input: answers ARP requests for the input interface's address and
- * passes ARP replies to the main lcore, which learns the sender as a
- * neighbour (the data path never writes the neighbour table).
+ * passes the sender of every reply, and of every request for us, to the main
+ * lcore, which decides whether to learn it (the data path never writes the
+ * neighbour table). Senders claiming our own address or a group MAC are
+ * dropped here.
  */
 #include <rte_arp.h>
 #include <rte_ring.h>
@@ -13,10 +15,15 @@ uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 
 #define foreach_arp_input_error                                                                    \
 	_(REPLIES_SENT, "ARP replies sent")                                                        \
-	_(LEARN_QUEUED, "ARP replies queued for learning")                                         \
+	_(REPLIES_RECEIVED, "ARP replies received")                                                \
+	_(LEARN_QUEUED, "ARP senders queued for learning")                                         \
 	_(TRUNCATED, "ARP truncated")                                                              \
 	_(NOT_FOR_US, "ARP request not for an interface address")                                  \
 	_(UNSUPPORTED, "ARP unsupported hardware or protocol")                                     \
+	_(OPCODE, "ARP opcode not request or reply")                                               \
+	_(SRC_IS_LOCAL, "IP4 source address matches local interface")                             \
+	_(SHA_GROUP, "ARP sender hardware address is multicast or zero")                           \
+	_(NOT_IP_ENABLED, "Interface is not IP enabled")                                           \
 	_(PUNT_FULL, "ARP learn queue full")
 
 enum arp_input_error {
@@ -32,13 +39,28 @@ static const char *const arp_input_error_strings[] = {
 #undef _
 };
 
+static void
+arp_learn_queue(const struct rte_arp_hdr *arp, uint16_t port_id, uint64_t *errors)
+{
+	struct arp_learn_msg msg = {
+		.ip = rte_be_to_cpu_32(arp->arp_data.arp_sip),
+		.port_id = port_id,
+	};
+
+	memcpy(msg.mac, &arp->arp_data.arp_sha, 6);
+	if (rte_ring_mp_enqueue_elem(vfwd.punt_ring, &msg, sizeof(msg)) < 0)
+		errors[ARP_INPUT_ERROR_PUNT_FULL]++;
+	else
+		errors[ARP_INPUT_ERROR_LEARN_QUEUED]++;
+}
+
 static rte_edge_t
 arp_input_one(struct rte_mbuf *m, uint64_t *errors)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
 	const struct port *p = port_by_ethdev(m->port);
-	uint32_t tip;
+	uint32_t tip, sip;
 
 	if (m->data_len < sizeof(*eth) + sizeof(*arp)) {
 		errors[ARP_INPUT_ERROR_TRUNCATED]++;
@@ -50,19 +72,37 @@ arp_input_one(struct rte_mbuf *m, uint64_t *errors)
 		errors[ARP_INPUT_ERROR_UNSUPPORTED]++;
 		return 0;
 	}
-	tip = rte_be_to_cpu_32(arp->arp_data.arp_tip);
-	if (arp->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY)) {
-		if (rte_ring_enqueue(vfwd.punt_ring, m) < 0) {
-			errors[ARP_INPUT_ERROR_PUNT_FULL]++;
-			return 0;
-		}
-		errors[ARP_INPUT_ERROR_LEARN_QUEUED]++;
-		return UINT16_MAX; /* consumed */
+	if (p->ip4 == 0) {
+		errors[ARP_INPUT_ERROR_NOT_IP_ENABLED]++;
+		return 0;
 	}
-	if (arp->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST) || p->ip4 == 0 || tip != p->ip4) {
+	tip = rte_be_to_cpu_32(arp->arp_data.arp_tip);
+	sip = rte_be_to_cpu_32(arp->arp_data.arp_sip);
+	if (arp->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST) &&
+	    arp->arp_opcode != RTE_BE16(RTE_ARP_OP_REPLY)) {
+		errors[ARP_INPUT_ERROR_OPCODE]++;
+		return 0;
+	}
+	if (sip == p->ip4) {
+		errors[ARP_INPUT_ERROR_SRC_IS_LOCAL]++;
+		return 0;
+	}
+	if (rte_is_multicast_ether_addr(&arp->arp_data.arp_sha) ||
+	    rte_is_zero_ether_addr(&arp->arp_data.arp_sha)) {
+		errors[ARP_INPUT_ERROR_SHA_GROUP]++;
+		return 0;
+	}
+	if (arp->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY)) {
+		errors[ARP_INPUT_ERROR_REPLIES_RECEIVED]++;
+		arp_learn_queue(arp, m->port, errors);
+		return 0; /* consumed: error-drop frees it */
+	}
+	if (tip != p->ip4) {
 		errors[ARP_INPUT_ERROR_NOT_FOR_US]++;
 		return 0;
 	}
+	if (sip != 0) /* not a probe (RFC 5227): the asker is a neighbour */
+		arp_learn_queue(arp, m->port, errors);
 	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
 	arp->arp_data.arp_tha = arp->arp_data.arp_sha;
 	arp->arp_data.arp_tip = arp->arp_data.arp_sip;
@@ -79,12 +119,8 @@ arp_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, u
 {
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 
-	for (uint16_t i = 0; i < cnt; i++) {
-		rte_edge_t next = arp_input_one(objs[i], errors);
-
-		if (next != UINT16_MAX)
-			rte_node_enqueue_x1(graph, node, next, objs[i]);
-	}
+	for (uint16_t i = 0; i < cnt; i++)
+		rte_node_enqueue_x1(graph, node, arp_input_one(objs[i], errors), objs[i]);
 	return cnt;
 }
 

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * ethernet-input: dispatches frames by ethertype to ip4-input or arp-input;
- * short frames and unknown ethertypes are dropped and counted.
+ * ethernet-input: accepts a frame only when its destination MAC is the input
+ * interface's (or a group address, for ARP), checks that the mbuf chain holds
+ * the bytes pkt_len claims, and dispatches by ethertype to ip4-input or
+ * arp-input. Everything else is dropped and counted (RFC 1812 5.3.4: a router
+ * forwards no link-layer broadcast or multicast, nor frames for other hosts).
  */
+#include <string.h>
 #include <rte_ether.h>
 
 #include "vfwd_int.h"
@@ -16,7 +20,10 @@ enum ethernet_input_next {
 
 #define foreach_ethernet_input_error                                                               \
 	_(TRUNCATED, "frame too short")                                                            \
-	_(UNKNOWN_TYPE, "unknown ethertype")
+	_(UNKNOWN_TYPE, "unknown ethertype")                                                       \
+	_(MAC_MISMATCH, "l3 mac mismatch")                                                         \
+	_(L2_GROUP, "ip4 in l2 broadcast/multicast frame")                                         \
+	_(BAD_CHAIN, "mbuf chain shorter than packet length")
 
 enum ethernet_input_error {
 #define _(sym, str) ETHERNET_INPUT_ERROR_##sym,
@@ -31,6 +38,33 @@ static const char *const ethernet_input_error_strings[] = {
 #undef _
 };
 
+uint64_t port_mac48[RTE_MAX_ETHPORTS];
+
+static __rte_noinline rte_edge_t
+ethernet_slow(struct rte_mbuf *m, const struct rte_ether_hdr *eth, uint64_t *errors)
+{
+	if (m->pkt_len != m->data_len && !mbuf_chain_ok(m)) {
+		errors[ETHERNET_INPUT_ERROR_BAD_CHAIN]++;
+		return ETHERNET_INPUT_NEXT_DROP;
+	}
+	if (!rte_is_multicast_ether_addr(&eth->dst_addr) &&
+	    (port_mac48[m->port] ^ ether_dst48(eth)) != 0) {
+		errors[ETHERNET_INPUT_ERROR_MAC_MISMATCH]++;
+		return ETHERNET_INPUT_NEXT_DROP;
+	}
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return ETHERNET_INPUT_NEXT_ARP;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		if (rte_is_multicast_ether_addr(&eth->dst_addr)) {
+			errors[ETHERNET_INPUT_ERROR_L2_GROUP]++;
+			return ETHERNET_INPUT_NEXT_DROP;
+		}
+		return ETHERNET_INPUT_NEXT_IP4;
+	}
+	errors[ETHERNET_INPUT_ERROR_UNKNOWN_TYPE]++;
+	return ETHERNET_INPUT_NEXT_DROP;
+}
+
 static inline rte_edge_t
 ethernet_classify(struct rte_mbuf *m, uint64_t *errors)
 {
@@ -40,12 +74,11 @@ ethernet_classify(struct rte_mbuf *m, uint64_t *errors)
 		errors[ETHERNET_INPUT_ERROR_TRUNCATED]++;
 		return ETHERNET_INPUT_NEXT_DROP;
 	}
-	if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+	/* the fast path: our unicast MAC, IPv4, one segment holding the whole packet */
+	if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+		   ether_dst48(eth) == port_mac48[m->port] && m->pkt_len == m->data_len))
 		return ETHERNET_INPUT_NEXT_IP4;
-	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
-		return ETHERNET_INPUT_NEXT_ARP;
-	errors[ETHERNET_INPUT_ERROR_UNKNOWN_TYPE]++;
-	return ETHERNET_INPUT_NEXT_DROP;
+	return ethernet_slow(m, eth, errors);
 }
 
 static uint16_t

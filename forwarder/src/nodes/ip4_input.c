@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * ip4-input: validates IPv4 headers (version, header length, total length
- * against the frame, header checksum, TTL) and hands good packets to the
+ * against the frame, header checksum, options) and addresses (RFC 1812
+ * 5.3.7: no martian source or destination, no source that is one of ours),
+ * trims bytes after the total length, and hands good packets to the
  * ip4-unicast feature arc of their input interface (or ip4-lookup when the
- * interface has no feature enabled). Each failure has its own counter.
+ * interface has no feature enabled). Each failure has its own counter. The
+ * TTL is checked by ip4-rewrite, once it is known the packet is forwarded
+ * (a packet for the router itself is not TTL-checked).
  */
 #include <string.h>
 
@@ -24,7 +28,10 @@ enum ip4_input_next {
 	_(BAD_IHL, "ip4 bad header length")                                                        \
 	_(BAD_LENGTH, "ip4 length > l2 length")                                                    \
 	_(BAD_CHECKSUM, "ip4 bad checksum")                                                        \
-	_(TTL_EXPIRED, "ip4 ttl <= 1")
+	_(BAD_OPTIONS, "ip4 bad options")                                                          \
+	_(MARTIAN_SRC, "ip4 martian source address")                                               \
+	_(MARTIAN_DST, "ip4 martian destination address")                                          \
+	_(LOCAL_SRC, "ip4 source is a local address")
 
 enum ip4_input_error {
 #define _(sym, str) IP4_INPUT_ERROR_##sym,
@@ -68,6 +75,71 @@ ip4_header_sum(const struct rte_ipv4_hdr *ip, unsigned ihl)
 	return (uint16_t)rte_raw_cksum(ip, ihl);
 }
 
+/* First octets no packet may carry as a source or be forwarded to: 0/8 ("this
+ * network"), 127/8 (loopback), 224/4 (multicast: vfwd routes no multicast)
+ * and 240/4 (reserved, with 255.255.255.255). */
+static const uint8_t ip4_martian_octet[256] = {
+	[0] = 1, [127] = 1, [224 ... 255] = 1,
+};
+
+/* RFC 791 options: each option's length fits the header; record route, source
+ * routes and timestamps have a pointer past their own header. */
+static __rte_noinline bool
+ip4_options_ok(const uint8_t *h, unsigned ihl)
+{
+	unsigned i = sizeof(struct rte_ipv4_hdr);
+
+	while (i < ihl) {
+		uint8_t type = h[i], len;
+
+		if (type == 0) /* end of option list */
+			return true;
+		if (type == 1) { /* no operation */
+			i++;
+			continue;
+		}
+		if (i + 1 >= ihl)
+			return false;
+		len = h[i + 1];
+		if (len < 2 || i + len > ihl)
+			return false;
+		if ((type == 7 || type == 131 || type == 137) && (len < 3 || h[i + 2] < 4))
+			return false;
+		if (type == 68 && (len < 4 || h[i + 2] < 5))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+static __rte_noinline rte_edge_t
+ip4_input_addr_slow(const struct rte_ipv4_hdr *ip, uint64_t *errors)
+{
+	const uint8_t *src = (const uint8_t *)&ip->src_addr, *dst = (const uint8_t *)&ip->dst_addr;
+
+	if (ip4_martian_octet[src[0]]) {
+		errors[IP4_INPUT_ERROR_MARTIAN_SRC]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	if (ip4_martian_octet[dst[0]]) {
+		errors[IP4_INPUT_ERROR_MARTIAN_DST]++;
+		return IP4_INPUT_NEXT_DROP;
+	}
+	errors[IP4_INPUT_ERROR_LOCAL_SRC]++;
+	return IP4_INPUT_NEXT_DROP;
+}
+
+static inline bool
+ip4_is_own(rte_be32_t a)
+{
+	unsigned n = __atomic_load_n(&ip4_own.n, __ATOMIC_RELAXED);
+
+	for (unsigned i = 0; i < n; i++)
+		if (ip4_own.addr[i] == a)
+			return true;
+	return false;
+}
+
 static inline rte_edge_t
 ip4_input_check(struct rte_mbuf *m, uint64_t *errors)
 {
@@ -101,10 +173,17 @@ ip4_input_check(struct rte_mbuf *m, uint64_t *errors)
 		errors[IP4_INPUT_ERROR_BAD_CHECKSUM]++;
 		return IP4_INPUT_NEXT_DROP;
 	}
-	if (unlikely(ip->time_to_live <= 1)) {
-		errors[IP4_INPUT_ERROR_TTL_EXPIRED]++;
+	if (unlikely(ip4_martian_octet[((const uint8_t *)&ip->src_addr)[0]] |
+		     ip4_martian_octet[((const uint8_t *)&ip->dst_addr)[0]]) ||
+	    unlikely(ip4_is_own(ip->src_addr)))
+		return ip4_input_addr_slow(ip, errors);
+	if (unlikely(ihl > sizeof(*ip)) && !ip4_options_ok((const uint8_t *)ip, ihl)) {
+		errors[IP4_INPUT_ERROR_BAD_OPTIONS]++;
 		return IP4_INPUT_NEXT_DROP;
 	}
+	/* Ethernet padding and any other bytes past the IP packet are not forwarded */
+	if (unlikely(RTE_ETHER_HDR_LEN + tot != m->pkt_len))
+		mbuf_trim_to(m, RTE_ETHER_HDR_LEN + tot);
 	return ip4_unicast_arc.next_edge[0][m->port];
 }
 

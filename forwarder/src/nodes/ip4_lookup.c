@@ -4,21 +4,46 @@
  * mbuf's dynamic field.
  */
 #include <rte_ip.h>
+#include <rte_cycles.h>
 #include <rte_lpm.h>
+#include <rte_pause.h>
 
 #include "vfwd_int.h"
 #include "node_util.h"
 
+/*
+ * A deliberately slow build for tests of fwdlab's trend detection (lab/fwdstat README,
+ * "trend"): EXTRA_CFLAGS=-DVFWD_SLOW_LOOKUP_CYCLES=N spins N TSC cycles per packet in
+ * ip4-lookup. Zero (the default) compiles to nothing.
+ */
+#ifndef VFWD_SLOW_LOOKUP_CYCLES
+#define VFWD_SLOW_LOOKUP_CYCLES 0
+#endif
+
+static inline void
+ip4_lookup_slow_down(uint16_t cnt)
+{
+	uint64_t until;
+
+	if (VFWD_SLOW_LOOKUP_CYCLES == 0)
+		return;
+	until = rte_rdtsc() + (uint64_t)VFWD_SLOW_LOOKUP_CYCLES * cnt;
+	while (rte_rdtsc() < until)
+		rte_pause();
+}
+
 enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_DROP,
 	IP4_LOOKUP_NEXT_REWRITE,
+	IP4_LOOKUP_NEXT_LOCAL,
+	IP4_LOOKUP_NEXT_ICMP_ERROR,
 	IP4_LOOKUP_N_NEXT,
 };
 
 #define foreach_ip4_lookup_error                                                                   \
 	_(NO_ROUTE, "no route")                                                                    \
-	_(LOCAL, "ip4 local destination (not forwarded)")                                          \
-	_(DROP_ROUTE, "drop route")
+	_(DROP_ROUTE, "drop route")                                                                \
+	_(BCAST, "ip4 directed broadcast (not forwarded)")
 
 enum ip4_lookup_error {
 #define _(sym, str) IP4_LOOKUP_ERROR_##sym,
@@ -42,24 +67,34 @@ ip4_dst(struct rte_mbuf *m)
 	return rte_be_to_cpu_32(ip->dst_addr);
 }
 
-static inline rte_edge_t
-ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
+static __rte_noinline rte_edge_t
+ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 {
-	const struct adj *adj;
+	const struct adj *adj = &adj_table[hop];
 
-	if (unlikely(hop == UINT32_MAX)) {
+	if (hop == UINT32_MAX) {
 		errors[IP4_LOOKUP_ERROR_NO_ROUTE]++;
-		return IP4_LOOKUP_NEXT_DROP;
+		if (!icmp_error_conf.enabled)
+			return IP4_LOOKUP_NEXT_DROP;
+		icmp_error_mark(m, 3, 0, 0); /* destination unreachable: net */
+		return IP4_LOOKUP_NEXT_ICMP_ERROR;
 	}
-	*mbuf_adj(m) = hop;
-	adj = &adj_table[hop];
-	if (likely(adj->type >= ADJ_GLEAN))
-		return IP4_LOOKUP_NEXT_REWRITE;
 	if (adj->type == ADJ_LOCAL)
-		errors[IP4_LOOKUP_ERROR_LOCAL]++;
+		return IP4_LOOKUP_NEXT_LOCAL;
+	if (adj->type == ADJ_BCAST)
+		errors[IP4_LOOKUP_ERROR_BCAST]++;
 	else
 		errors[IP4_LOOKUP_ERROR_DROP_ROUTE]++;
 	return IP4_LOOKUP_NEXT_DROP;
+}
+
+static inline rte_edge_t
+ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
+{
+	*mbuf_adj(m) = hop;
+	if (likely(hop != UINT32_MAX && adj_table[hop].type >= ADJ_GLEAN))
+		return IP4_LOOKUP_NEXT_REWRITE;
+	return ip4_lookup_slow(m, hop, errors);
 }
 
 static uint16_t
@@ -69,6 +104,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
 	struct rte_lpm *lpm = fib_lpm;
+	uint32_t miss = __atomic_load_n(&fib_default_adj, __ATOMIC_ACQUIRE);
 	uint16_t i = 0, n_spec = 0;
 	uint32_t hop[4];
 
@@ -83,20 +119,23 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		}
 		dst = _mm_set_epi32((int)ip4_dst(pkts[i + 3]), (int)ip4_dst(pkts[i + 2]),
 				    (int)ip4_dst(pkts[i + 1]), (int)ip4_dst(pkts[i]));
-		rte_lpm_lookupx4(lpm, dst, hop, UINT32_MAX);
+		rte_lpm_lookupx4(lpm, dst, hop, miss);
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
 		nexts[i + 1] = ip4_lookup_next(pkts[i + 1], hop[1], errors);
 		nexts[i + 2] = ip4_lookup_next(pkts[i + 2], hop[2], errors);
 		nexts[i + 3] = ip4_lookup_next(pkts[i + 3], hop[3], errors);
-		n_spec += (nexts[i] + nexts[i + 1] + nexts[i + 2] + nexts[i + 3]);
+		n_spec += (nexts[i] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 1] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 2] == IP4_LOOKUP_NEXT_REWRITE) +
+			  (nexts[i + 3] == IP4_LOOKUP_NEXT_REWRITE);
 	}
 	for (; i < cnt; i++) {
 		if (rte_lpm_lookup(lpm, ip4_dst(pkts[i]), &hop[0]) < 0)
-			hop[0] = UINT32_MAX;
+			hop[0] = miss;
 		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
-		n_spec += nexts[i];
+		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}
-	/* IP4_LOOKUP_NEXT_REWRITE is 1, so the sum of nexts counts rewrites */
+	ip4_lookup_slow_down(cnt);
 	node_dispatch(graph, node, objs, cnt, nexts, IP4_LOOKUP_NEXT_REWRITE, n_spec);
 	return cnt;
 }
@@ -110,6 +149,8 @@ static struct rte_node_register ip4_lookup_node = {
 		{
 			[IP4_LOOKUP_NEXT_DROP] = "error-drop",
 			[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
+			[IP4_LOOKUP_NEXT_LOCAL] = "ip4-local",
+			[IP4_LOOKUP_NEXT_ICMP_ERROR] = "ip4-icmp-error",
 		},
 };
 

@@ -4,6 +4,7 @@
  *   <port>-output  the interface's output point (features would hook here)
  *   <port>-tx      rte_eth_tx_burst; packets the queue refuses are counted
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,17 @@ uint8_t port_rx_next[RTE_MAX_ETHPORTS];
 /* which worker polls queue q of port index i */
 int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
 
-struct port_rx_ctx {
-	uint64_t *errors;
+/* the queues one worker polls on one port; node->ctx (16 bytes) holds a pointer to it */
+struct port_rx_queues {
 	uint16_t port_id;
 	uint16_t nb_q;
+	uint16_t next; /* the queue polled first in the next walk */
 	uint16_t q[MAX_RXQ];
+};
+
+struct port_rx_ctx {
+	uint64_t *errors;
+	struct port_rx_queues *rxq;
 };
 
 struct port_tx_ctx {
@@ -30,20 +37,29 @@ struct port_tx_ctx {
 	uint8_t locked;
 };
 
+static_assert(sizeof(struct port_rx_ctx) <= RTE_NODE_CTX_SZ, "rx context exceeds node->ctx");
+
 static const char *const port_tx_error_strings[] = {"tx queue full"};
 
 static uint16_t
 port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
-	struct port_rx_ctx *ctx = (struct port_rx_ctx *)node->ctx;
+	struct port_rx_queues *ctx = ((struct port_rx_ctx *)node->ctx)->rxq;
 	struct rte_mbuf **pkts = (struct rte_mbuf **)node->objs;
 	uint16_t n;
 
 	RTE_SET_USED(objs);
 	RTE_SET_USED(cnt);
-	n = rte_eth_rx_burst(ctx->port_id, ctx->q[0], pkts, RTE_GRAPH_BURST_SIZE);
-	if (ctx->nb_q > 1 && n < RTE_GRAPH_BURST_SIZE)
-		n += rte_eth_rx_burst(ctx->port_id, ctx->q[1], pkts + n, RTE_GRAPH_BURST_SIZE - n);
+	n = rte_eth_rx_burst(ctx->port_id, ctx->q[ctx->next], pkts, RTE_GRAPH_BURST_SIZE);
+	/* every queue of this worker is polled; a full burst leaves the rest for the
+	 * next walk, starting after the queue that filled it */
+	for (uint16_t k = 1; k < ctx->nb_q && n < RTE_GRAPH_BURST_SIZE; k++) {
+		uint16_t q = ctx->q[(ctx->next + k) % ctx->nb_q];
+
+		n += rte_eth_rx_burst(ctx->port_id, q, pkts + n, RTE_GRAPH_BURST_SIZE - n);
+	}
+	if (ctx->nb_q > 1)
+		ctx->next = (uint16_t)((ctx->next + 1) % ctx->nb_q);
 	if (n == 0)
 		return 0;
 	node->idx = n;
@@ -100,18 +116,26 @@ port_rx_init(const struct rte_graph *graph, struct rte_node *node)
 {
 	struct port_rx_ctx *ctx = (struct port_rx_ctx *)node->ctx;
 	struct port *p = port_by_node(node->id);
+	struct port_rx_queues *rq;
 	int w = vfwd.cur_worker;
 
 	RTE_SET_USED(graph);
 	if (p == NULL)
 		return -ENOENT;
 	ctx->errors = err_block_for_node(node->name, (unsigned)w);
-	ctx->port_id = p->port_id;
-	ctx->nb_q = 0;
-	for (uint16_t q = 0; q < p->nb_rxq && ctx->nb_q < MAX_RXQ; q++)
+	rq = calloc(1, sizeof(*rq)); /* lives as long as the graph: the process */
+	if (rq == NULL)
+		return -ENOMEM;
+	rq->port_id = p->port_id;
+	for (uint16_t q = 0; q < p->nb_rxq && rq->nb_q < MAX_RXQ; q++)
 		if (rxq_worker[p - vfwd.ports][q] == w)
-			ctx->q[ctx->nb_q++] = q;
-	return ctx->nb_q ? 0 : -ENOENT;
+			rq->q[rq->nb_q++] = q;
+	if (rq->nb_q == 0) {
+		free(rq);
+		return -ENOENT;
+	}
+	ctx->rxq = rq;
+	return 0;
 }
 
 static int

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "export.h"
 #include "json.h"
 #include "report.h"
 #include "runs.h"
@@ -15,6 +16,7 @@
 #include "stats.h"
 #include "sweep.h"
 #include "topology.h"
+#include "trend.h"
 #include "util.h"
 
 #define EXIT_INPUT 1
@@ -33,6 +35,15 @@ static const char usage[] =
 	"      NDR per frame size beside the line rate link/((size+20)*8), per DUT\n"
 	"  report DIR... [--out DIR] [--node NAME]... [--link RATE] [--base GROUP]\n"
 	"      Markdown tables, gnuplot SVG/PNG plots and an HTML page per campaign\n"
+	"  export --csit DIR... --out OUT [--openmetrics]\n"
+	"      one CSIT UTI test_case record (1.5.1) per ndr/run run folder:\n"
+	"      OUT/<campaign>/<run>/<test_name_long>.info.json (and .om: the runtime\n"
+	"      counters in CSIT's telemetry form, with --openmetrics)\n"
+	"  trend DIR... [--node NAME] [--alpha A] [--json]\n"
+	"      runs of each test grouped by build (git revision, label), builds in the\n"
+	"      order of their first run; a build whose runs differ from its group's by a\n"
+	"      two-sided Mann-Whitney U test at p < A (default 0.001) is marked a\n"
+	"      regression or progression. Metric: NDR or rx rate, or NAME's clocks/packet\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
 	"  topology check [--kind host|vm] FILE\n"
@@ -47,8 +58,8 @@ struct opts {
 	char *nodes[MAX_NODES];
 	int nnodes;
 	const char *base, *out, *list, *thread, *kind;
-	double min_delta, link_bps;
-	int json;
+	double min_delta, link_bps, alpha;
+	int json, csit, openmetrics;
 };
 
 static int
@@ -64,6 +75,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{"link", required_argument, NULL, 'L'},
 		{"kind", required_argument, NULL, 'k'},
 		{"json", no_argument, NULL, 'j'},
+		{"csit", no_argument, NULL, 'c'},
+		{"openmetrics", no_argument, NULL, 'm'},
+		{"alpha", required_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -77,8 +91,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->min_delta = 0.01;
+	o->alpha = 0.001;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:b:o:l:t:d:L:k:a:jcmh", longopts, NULL)) != -1) {
 		if (c > 0 && c < 128 && keep[c] != NULL) {
 			*keep[c] = optarg;
 			continue;
@@ -93,6 +108,19 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'c':
+			o->csit = 1;
+			break;
+		case 'a':
+			o->alpha = strtod(optarg, &end);
+			if (*end != '\0' || !(o->alpha > 0 && o->alpha < 1)) {
+				warnx_("--alpha %s: expected a probability between 0 and 1", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'm':
+			o->openmetrics = 1;
 			break;
 		case 'd':
 			o->min_delta = strtod(optarg, &end) / 100;
@@ -209,7 +237,8 @@ json_field(const char *name, double v)
 }
 
 static void
-runtime_json_file(const char *file, const struct rt_figure *f, int first)
+runtime_json_file(const char *file, const struct rt_figure *f, int first, double cpu_cpp,
+		  const char *mode)
 {
 	printf("%s  {\"file\": ", first ? "" : ",\n");
 	json_put_str(stdout, file);
@@ -219,6 +248,9 @@ runtime_json_file(const char *file, const struct rt_figure *f, int first)
 	json_field("calls", f->calls);
 	json_field("clocks_per_packet", f->clocks_per_packet);
 	json_field("vectors_per_call", f->vectors_per_call);
+	json_field("cpu_clocks_per_packet", cpu_cpp);
+	printf(", \"rx_mode\": ");
+	json_put_str(stdout, mode);
 	printf("}");
 }
 
@@ -273,6 +305,8 @@ cmd_runtime(int argc, char **argv)
 		const char *file = argv[optind + i];
 		struct rt_dump d;
 		struct rt_figure f;
+		const char *mode = "";
+		double cpu_cpp;
 
 		cpp[i] = NAN;
 		if (rt_load(file, &d, err, sizeof(err)) != 0) {
@@ -288,8 +322,13 @@ cmd_runtime(int argc, char **argv)
 			runtime_rows(&t, file, &d, o.nodes[0]);
 		if (f.found != 0)
 			runtime_total_row(&t, file, sel, &f);
+		cpu_cpp = rt_cpu_clocks_per_packet(&d, sel, &mode);
 		if (o.json)
-			runtime_json_file(file, &f, first);
+			runtime_json_file(file, &f, first, cpu_cpp, mode);
+		else if (!isnan(cpu_cpp))
+			printf("%s: %.1f cycles/packet from the workers' CPU time (rx-mode %s), "
+			       "beside the nodes' clocks below\n",
+			       file, cpu_cpp, mode);
 		first = 0;
 		rt_free(&d);
 	}
@@ -464,6 +503,50 @@ cmd_report(int argc, char **argv)
 	return ret;
 }
 
+static int
+cmd_export(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct export_opts eo;
+	int ret;
+
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &o, &rs);
+	if (ret != 0)
+		return ret;
+	if (!o.csit || o.out == NULL) {
+		warnx_("export: give --csit and --out OUT (the only format is CSIT's UTI records)");
+		runs_free(&rs);
+		return EXIT_USAGE;
+	}
+	eo = (struct export_opts){o.out, o.openmetrics};
+	ret = export_csit(&rs, &eo) == 0 ? 0 : EXIT_INPUT;
+	runs_free(&rs);
+	return ret;
+}
+
+static int
+cmd_trend(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct trend_opts to;
+	int ret;
+
+	ret = load_runs(argc, argv, RUNS_LOAD_RUNTIME, &o, &rs);
+	if (ret != 0)
+		return ret;
+	if (o.nnodes > 1) {
+		warnx_("trend: one --node at most (the metric)");
+		runs_free(&rs);
+		return EXIT_USAGE;
+	}
+	to = (struct trend_opts){o.nnodes == 1 ? o.nodes[0] : NULL, o.alpha, o.json};
+	ret = trend_print(&rs, &to, stdout) == 0 ? 0 : EXIT_INPUT;
+	runs_free(&rs);
+	return ret;
+}
+
 static const char topology_usage[] =
 	"usage: fwdstat topology check [--kind host|vm] FILE\n"
 	"       fwdstat topology get FILE KEY [DEFAULT]\n"
@@ -538,6 +621,7 @@ main(int argc, char **argv)
 	} cmds[] = {
 		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
 		{"report", cmd_report},	  {"status", cmd_status},   {"topology", cmd_topology},
+		{"export", cmd_export},	  {"trend", cmd_trend},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

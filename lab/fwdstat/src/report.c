@@ -13,6 +13,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "report_int.h"
 #include "stats.h"
 #include "sweep.h"
 #include "table.h"
@@ -20,19 +21,7 @@
 
 extern char **environ;
 
-struct plot {
-	char name[160]; /* file name without extension */
-	char title[200];
-};
-
-struct campaign_out {
-	char dir[4096];
-	struct plot plots[32];
-	size_t nplots;
-	FILE *gp; /* gnuplot script */
-};
-
-static void
+void
 safe_name(char *dst, size_t len, const char *src)
 {
 	size_t i;
@@ -49,7 +38,7 @@ safe_name(char *dst, size_t len, const char *src)
 }
 
 /* Text for inside a gnuplot single-quoted string: quotes and backslashes become '_'. */
-static const char *
+const char *
 gp_text(char *buf, size_t len, const char *s)
 {
 	size_t i;
@@ -61,7 +50,7 @@ gp_text(char *buf, size_t len, const char *s)
 }
 
 /* Prints a path as a gnuplot single-quoted string ('' stands for one quote). */
-static void
+void
 gp_str(FILE *f, const char *dir, const char *name, const char *ext)
 {
 	fputc('\'', f);
@@ -70,7 +59,7 @@ gp_str(FILE *f, const char *dir, const char *name, const char *ext)
 	fprintf(f, "/%s%s'", name, ext);
 }
 
-static void
+void
 gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
 {
 	static const char *const terms[][2] = {
@@ -85,7 +74,7 @@ gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, cons
 	}
 }
 
-static struct plot *
+struct plot *
 plot_add(struct campaign_out *co, const char *name, const char *title)
 {
 	struct plot *p;
@@ -279,7 +268,7 @@ write_plots(FILE *md, FILE *html, const struct campaign_out *co)
 	}
 }
 
-static void
+void
 write_table(FILE *md, FILE *html, const char *title, struct table *t)
 {
 	fprintf(md, "## %s\n\n", title);
@@ -376,6 +365,8 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	}
 	for (size_t p = 0; have_cmp && p < c.nprofiles && ret == 0; p++)
 		ret = plot_clocks(co, &c, p);
+	for (size_t p = 0; have_cmp && p < c.nprofiles && ret == 0; p++)
+		ret = plot_boxes(co, &c, p);
 	if (have_sweep && ret == 0)
 		ret = plot_ndr(co, sw);
 	fclose(co->gp);
@@ -407,6 +398,11 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	table_free(&t);
 	if (have_cmp && cmp_table(&c, 1, &t) == 0 && t.nrows > 0)
 		write_table(md, html, "Nodes per group (worker threads)", &t);
+	table_free(&t);
+	if (have_cmp && repeats_table(&c, &t) == 0 && t.nrows > 0) {
+		write_table(md, html, "Repeats: mean ± stdev per group", &t);
+		repeats_note(md, html, &c);
+	}
 	table_free(&t);
 	if (have_sweep && sweep_table(sw, &t) == 0)
 		write_table(md, html, "NDR per frame size", &t);

@@ -170,6 +170,22 @@ is_prompt(const char *s)
 	return n > 0 && (s[n - 1] == '#' || s[n - 1] == '>');
 }
 
+/* vfwd: "rx-mode adaptive (ran: ...), sleeps N, asleep S s, cpu time S s (N clocks)" */
+static void
+rt_parse_rx_mode(const char *t, struct rt_thread *cur)
+{
+	const char *c = strstr(t, "cpu time ");
+	double secs, clocks;
+
+	if (sscanf(t, "rx-mode %15s", cur->rx_mode) != 1)
+		cur->rx_mode[0] = '\0';
+	if (c != NULL && sscanf(c, "cpu time %lf s (%lf clocks)", &secs, &clocks) == 2 &&
+	    isfinite(clocks) && clocks >= 0) {
+		cur->cpu_known = 1;
+		cur->cpu_clocks = clocks;
+	}
+}
+
 /* "Thread 1 vpp_wk_0 (lcore 2)" or "Thread 0 vpp_main" */
 static int
 rt_parse_thread_line(const char *s, struct rt_dump *d, struct rt_thread **cur)
@@ -213,6 +229,10 @@ rt_parse_text(const char *buf, size_t len, const char *fname, struct rt_dump *d,
 			;
 		if (*t == '\0' || starts_with(t, "---") || starts_with(t, "vector rates"))
 			continue;
+		if (starts_with(t, "rx-mode ") && cur != NULL && !cur->header_seen) {
+			rt_parse_rx_mode(t, cur);
+			continue;
+		}
 		if (starts_with(s, "Thread ")) {
 			if (rt_parse_thread_line(s, d, &cur) != 0)
 				goto bad;
@@ -305,6 +325,9 @@ rt_json_thread(const struct json *jt, size_t pos, struct rt_dump *d)
 	if (t == NULL)
 		return -ENOMEM;
 	t->time_seen = t->header_seen = 1;
+	t->cpu_clocks = jnum_any(jt, "cpu_clocks", NULL, NAN);
+	t->cpu_known = isfinite(t->cpu_clocks) && t->cpu_clocks >= 0;
+	str_copy(t->rx_mode, sizeof(t->rx_mode), json_str(jt, "rx_mode", ""));
 	for (jn = nodes->child; jn != NULL; jn = jn->next) {
 		struct rt_node *n = rt_node_add(t);
 		const char *name = json_str(jn, "name", NULL);
@@ -443,4 +466,33 @@ rt_node_figure(const struct rt_dump *d, const char *node, int thread)
 	if (f.calls > 0)
 		f.vectors_per_call = f.vectors / f.calls;
 	return f;
+}
+
+double
+rt_cpu_clocks_per_packet(const struct rt_dump *d, int thread, const char **mode)
+{
+	double clocks = 0, pkts = 0;
+	int any = 0;
+
+	*mode = "";
+	for (size_t t = 0; t < d->n; t++) {
+		const struct rt_thread *th = &d->threads[t];
+
+		if ((thread == RT_WORKERS && !rt_thread_is_worker(d, t)) ||
+		    (thread >= 0 && th->index != thread))
+			continue;
+		if (!th->cpu_known)
+			return NAN;
+		any = 1;
+		clocks += th->cpu_clocks;
+		*mode = (*mode)[0] == '\0' || strcmp(*mode, th->rx_mode) == 0 ? th->rx_mode
+									      : "mixed";
+		for (size_t i = 0; i < th->n; i++) {
+			size_t n = strlen(th->nodes[i].name);
+
+			if (n > 3 && strcmp(th->nodes[i].name + n - 3, "-rx") == 0)
+				pkts += th->nodes[i].vectors;
+		}
+	}
+	return any && pkts > 0 ? clocks / pkts : NAN;
 }

@@ -21,6 +21,10 @@ struct rt_thread {
 	int lcore; /* -1 when not printed */
 	char name[64];
 	int time_seen, header_seen;
+	/* vfwd's rx-mode line: the worker's CPU time in TSC clocks (cpu_known) and its mode */
+	int cpu_known;
+	double cpu_clocks;
+	char rx_mode[16];
 	struct rt_node *nodes;
 	size_t n, cap;
 };
@@ -52,6 +56,11 @@ int rt_load(const char *path, struct rt_dump *d, char *err, size_t errlen);
 void rt_free(struct rt_dump *d);
 
 struct rt_figure rt_node_figure(const struct rt_dump *d, const char *node, int thread);
+/* Cycles per packet from CPU time: the selected threads' CPU time (vfwd's rx-mode line or
+ * JSON cpu_clocks) over the packets of their <port>-rx nodes; NaN when a selected thread has
+ * no CPU time or no packet came in. *mode: the threads' rx mode ("mixed" when they differ,
+ * "" when unknown). */
+double rt_cpu_clocks_per_packet(const struct rt_dump *d, int thread, const char **mode);
 /* Total clocks of one row, rebuilt from its Clocks column when no exact total is known. */
 double rt_node_total_clocks(const struct rt_node *n);
 /* True when thread t counts as a worker in d. */

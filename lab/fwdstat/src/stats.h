@@ -37,4 +37,29 @@ double stats_delta(double base, double x);
 /* Words for a verdict; higher_is_better picks faster/slower, -1 picks higher/lower. */
 const char *verdict_word(enum verdict v, int higher_is_better);
 
+/* Mean and sample standard deviation (n - 1 in the denominator; 0 for one value). */
+struct moments {
+	size_t n;
+	double mean, stdev;
+};
+struct moments stats_moments(const double *v, size_t n);
+
+/*
+ * Relative change of the mean x against the mean b, (x - b) / b, and its standard deviation
+ * by first-order error propagation of the ratio: (x/b) * sqrt((sx/x)^2 + (sb/b)^2) (the
+ * "stdev of the relative change" of CSIT's comparison tables). NaN when b is not positive.
+ */
+double stats_rel_change(const struct moments *b, const struct moments *x, double *stdev);
+
+/*
+ * Mann-Whitney U test (Wilcoxon rank-sum), two-sided: the probability, under the null
+ * hypothesis that both samples come from one distribution (any order of the pooled values
+ * equally likely), of a rank sum of a at least as far from its mean as the one observed.
+ * Ties get mid-ranks. Exact (the permutation distribution, counted by dynamic programming)
+ * up to STATS_MW_EXACT_MAX values in all, else the normal approximation with the tie
+ * correction. NaN values are ignored; NaN when a sample is empty. *u gets U of a.
+ */
+#define STATS_MW_EXACT_MAX 80
+double stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
+
 #endif

@@ -430,12 +430,28 @@ vm_validate(struct topo *t)
 	free(vm);
 }
 
+/* vfwd.rx_mode and tgen.pacing (optional): one of words, a NULL-ended list. */
+static void
+host_word(struct topo *t, const struct topo_entry *e, const char *const *words, const char *what)
+{
+	for (; *words != NULL; words++)
+		if (strcmp(e->value, *words) == 0)
+			return;
+	topo_error(t, e->line, "%s = %.*s: expected %s", e->key, QUOTE(e->value), what);
+}
+
 static void
 host_key(struct topo *t, const struct topo_entry *e)
 {
+	static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
+	static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 	const char *k = e->key;
 
-	if (strcmp(k, "vfwd.main_core") == 0)
+	if (strcmp(k, "vfwd.rx_mode") == 0)
+		host_word(t, e, rx_modes, "auto, poll, adaptive or interrupt");
+	else if (strcmp(k, "tgen.pacing") == 0)
+		host_word(t, e, pacings, "auto, busy or sleep");
+	else if (strcmp(k, "vfwd.main_core") == 0)
 		topo_check_uint(t, e, 0, MAX_LCORE, NULL);
 	else if (strcmp(k, "vfwd.workers") == 0)
 		topo_check_cpulist(t, e, MAX_LCORE, 1);

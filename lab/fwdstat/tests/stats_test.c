@@ -22,6 +22,105 @@ test_median(void)
 }
 
 static void
+test_moments(void)
+{
+	double v[] = {2, 4, 4, 4, 5, 5, 7, 9}, one[] = {3};
+	struct moments m = stats_moments(v, 8), b = {3, 100, 3}, x = {3, 90, 4}, o;
+	double sd, ch;
+
+	tap_ok(m.n == 8, "moments_count_the_values");
+	tap_near(m.mean, 5, 1e-12, "mean_of_known_values");
+	tap_near(m.stdev, sqrt(32.0 / 7), 1e-12, "sample_stdev_divides_by_n_minus_1");
+	o = stats_moments(one, 1);
+	tap_ok(o.mean == 3 && o.stdev == 0, "one_value_has_zero_stdev");
+	ch = stats_rel_change(&b, &x, &sd);
+	tap_near(ch, -0.10, 1e-12, "relative_change_of_the_means");
+	tap_near(sd, 0.9 * sqrt(pow(4.0 / 90, 2) + pow(3.0 / 100, 2)), 1e-12,
+		 "stdev_of_relative_change_by_error_propagation");
+	b.mean = 0;
+	tap_ok(isnan(stats_rel_change(&b, &x, &sd)), "relative_change_against_zero_is_nan");
+}
+
+/* The two-sided p-value by listing every split of the pooled values (for small samples). */
+static double
+mw_brute(const double *a, size_t na, const double *b, size_t nb)
+{
+	double pool[16], rank[16], obs = 0, mean, hits = 0, all = 0;
+	size_t n = na + nb;
+
+	memcpy(pool, a, na * sizeof(*a));
+	memcpy(pool + na, b, nb * sizeof(*b));
+	for (size_t i = 0; i < n; i++) {
+		double less = 0, eq = 0;
+
+		for (size_t j = 0; j < n; j++) {
+			less += pool[j] < pool[i];
+			eq += pool[j] == pool[i];
+		}
+		rank[i] = less + (eq + 1) / 2;
+	}
+	for (size_t i = 0; i < na; i++)
+		obs += rank[i];
+	mean = (double)na * (double)(n + 1) / 2;
+	for (unsigned mask = 0; mask < (1u << n); mask++) {
+		double sum = 0;
+
+		if ((size_t)__builtin_popcount(mask) != na)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (mask & (1u << i))
+				sum += rank[i];
+		all++;
+		hits += fabs(sum - mean) >= fabs(obs - mean) - 1e-9;
+	}
+	return hits / all;
+}
+
+static void
+test_mann_whitney(void)
+{
+	double lo3[] = {1, 2, 3}, hi3[] = {4, 5, 6};
+	double lo5[] = {10, 11, 12, 13, 14}, hi5[] = {20, 21, 22, 23, 24};
+	double same[] = {5, 5, 5, 5}, ties_a[] = {1, 2, 2, 3, 3, 3}, ties_b[] = {2, 3, 3, 4, 4, 5};
+	double mix_a[] = {1, 4, 5, 8, 9}, mix_b[] = {2, 3, 6, 7, 10};
+	double big_a[100], big_b[100], u;
+	unsigned seed = 12345;
+
+	tap_near(stats_mann_whitney(lo3, 3, hi3, 3, &u), 2.0 / 20, 1e-12,
+		 "mw_3_vs_3_fully_apart_is_2_in_20");
+	tap_near(u, 0, 0, "mw_u_of_the_lower_sample_is_0");
+	tap_near(stats_mann_whitney(hi5, 5, lo5, 5, &u), 2.0 / 252, 1e-12,
+		 "mw_5_vs_5_fully_apart_is_2_in_252");
+	tap_near(u, 25, 0, "mw_u_of_the_higher_sample_is_na_times_nb");
+	tap_near(stats_mann_whitney(same, 4, same, 4, &u), 1, 1e-12, "mw_all_ties_is_1");
+	tap_near(stats_mann_whitney(mix_a, 5, mix_b, 5, &u), mw_brute(mix_a, 5, mix_b, 5), 1e-12,
+		 "mw_interleaved_equals_enumeration");
+	tap_near(stats_mann_whitney(ties_a, 6, ties_b, 6, &u), mw_brute(ties_a, 6, ties_b, 6),
+		 1e-12, "mw_with_ties_equals_enumeration");
+	tap_near(stats_mann_whitney(lo3, 3, hi5, 5, &u), mw_brute(lo3, 3, hi5, 5), 1e-12,
+		 "mw_unequal_sizes_equals_enumeration");
+	tap_ok(isnan(stats_mann_whitney(lo3, 0, hi3, 3, &u)), "mw_of_an_empty_sample_is_nan");
+	/* 200 values: the normal approximation; a shift of 2 standard deviations is found and
+	 * two draws of one distribution are not. */
+	for (int i = 0; i < 100; i++) {
+		double z = 0;
+
+		for (int k = 0; k < 12; k++) {
+			seed = seed * 1103515245u + 12345u;
+			z += (double)((seed >> 8) & 0xffff) / 65536.0;
+		}
+		big_a[i] = z - 6;
+		big_b[i] = z - 6 + (i % 2 ? 0.01 : -0.01);
+	}
+	tap_ok(stats_mann_whitney(big_a, 100, big_b, 100, &u) > 0.5,
+	       "mw_large_same_distribution_is_not_significant");
+	for (int i = 0; i < 100; i++)
+		big_b[i] += 2;
+	tap_ok(stats_mann_whitney(big_a, 100, big_b, 100, &u) < 1e-6,
+	       "mw_large_shifted_by_two_sd_is_significant");
+}
+
+static void
 test_summary(void)
 {
 	double v[] = {90, 110, 100};
@@ -90,6 +189,8 @@ main(void)
 {
 	test_median();
 	test_summary();
+	test_moments();
+	test_mann_whitney();
 	test_geomean();
 	test_verdicts();
 	test_rates();

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Packet helpers of the C conformance tests (router_test, icmp_test): frames
+ * are written byte by byte from a pkt_spec, independently of vfwd's code, sent
+ * into the graph_env ports, and what leaves is collected.
+ */
+#ifndef VFWD_PKT_UTIL_H
+#define VFWD_PKT_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+#include <rte_arp.h>
+#include <rte_ip.h>
+#include <rte_ring.h>
+
+#include "vfwd_int.h"
+#include "graph_env.h"
+#include "test_util.h"
+
+static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
+static const struct rte_ether_addr host_mac = {{0x02, 0, 0, 0, 0, 0x02}};
+
+static void
+walk(void)
+{
+	for (int i = 0; i < 4; i++)
+		rte_graph_walk(vfwd.graph[0]);
+	fib_punt_poll();
+}
+
+static char *
+cli_output(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	vfwd_cli_printf(&out, "%c", '\0');
+	return out.buf;
+}
+
+static uint16_t
+ip_csum(const void *h, unsigned len)
+{
+	const uint8_t *b = h;
+	uint32_t s = 0;
+
+	for (unsigned i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(b[i] << 8 | b[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+struct pkt_spec {
+	int port;		    /* input port */
+	uint8_t proto;		    /* 0 means UDP */
+	const uint8_t *l4;	    /* the bytes after the IP header, payload of them; NULL: a pattern */
+	const uint8_t *dst_mac;	    /* NULL: the input port's */
+	uint32_t src, dst;	    /* host order */
+	uint8_t ttl;		    /* 0 means 64 */
+	uint16_t frag;		    /* flags and offset, host order */
+	const uint8_t *opts;	    /* IP options, opt_len bytes (a multiple of 4) */
+	unsigned opt_len;
+	unsigned payload;	    /* bytes after the IP header */
+	unsigned frame;		    /* frame length when larger than the packet (padding) */
+};
+
+/* Writes the frame of spec into buf; returns its length. */
+static unsigned
+frame_build(const struct pkt_spec *s, uint8_t *buf)
+{
+	unsigned ihl = 20 + s->opt_len, tot = ihl + s->payload;
+	unsigned len = RTE_MAX(14 + tot, s->frame);
+	uint8_t *ip = buf + 14;
+	uint16_t c;
+
+	memset(buf, 0, len);
+	if (s->dst_mac)
+		memcpy(buf, s->dst_mac, 6);
+	else
+		memcpy(buf, &vfwd.ports[s->port].mac, 6);
+	memcpy(buf + 6, &host_mac, 6);
+	buf[12] = 0x08;
+	ip[0] = (uint8_t)(0x40 | ihl / 4);
+	ip[2] = (uint8_t)(tot >> 8);
+	ip[3] = (uint8_t)tot;
+	ip[4] = 0x12;
+	ip[5] = 0x34;
+	ip[6] = (uint8_t)(s->frag >> 8);
+	ip[7] = (uint8_t)s->frag;
+	ip[8] = s->ttl ? s->ttl : 64;
+	ip[9] = s->proto ? s->proto : 17;
+	for (int i = 0; i < 4; i++) {
+		ip[12 + i] = (uint8_t)(s->src >> (24 - 8 * i));
+		ip[16 + i] = (uint8_t)(s->dst >> (24 - 8 * i));
+	}
+	if (s->opt_len)
+		memcpy(ip + 20, s->opts, s->opt_len);
+	c = ip_csum(ip, ihl);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	for (unsigned i = 0; i < s->payload; i++)
+		ip[ihl + i] = s->l4 ? s->l4[i] : (uint8_t)(i * 7 + 3);
+	return len;
+}
+
+/* An mbuf (a chain of 2000-byte segments when needed) holding the frame. */
+static struct rte_mbuf *
+pkt_make(const struct pkt_spec *s)
+{
+	static uint8_t buf[16384];
+	unsigned len = frame_build(s, buf), off = 0;
+	struct rte_mbuf *head = NULL;
+
+	while (off < len) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+		unsigned n = RTE_MIN(2000u, len - off);
+
+		memcpy(rte_pktmbuf_append(m, (uint16_t)n), buf + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			rte_pktmbuf_chain(head, m);
+		off += n;
+	}
+	head->port = vfwd.ports[s->port].port_id;
+	return head;
+}
+
+static void
+inject(struct rte_mbuf *m)
+{
+	int p = vfwd.port_index[m->port];
+
+	if (rte_ring_enqueue(env_rx[p], m) < 0)
+		rte_pktmbuf_free(m);
+}
+
+static unsigned
+drain(int port, struct rte_mbuf **out, unsigned max)
+{
+	return rte_ring_dequeue_burst(env_tx[port], (void **)out, max, NULL);
+}
+
+static unsigned
+drain_free(void)
+{
+	struct rte_mbuf *out[64];
+	unsigned n, total = 0;
+
+	for (int p = 0; p < 2; p++)
+		while ((n = drain(p, out, 64)) > 0) {
+			rte_pktmbuf_free_bulk(out, n);
+			total += n;
+		}
+	return total;
+}
+
+/* Sends m; expects nothing out and `reason` of `node` counted once. */
+static int
+dropped_under(struct rte_mbuf *m, const char *node, const char *reason)
+{
+	uint64_t before = err_get(node, reason);
+	unsigned n;
+	int ok = 1;
+
+	inject(m);
+	walk();
+	n = drain_free();
+	CHECK(n == 0, "%u packets left the box (want a drop under %s/%s)", n, node, reason);
+	CHECK(err_get(node, reason) == before + 1, "%s/%s counted %lu, want %lu", node, reason,
+	      (unsigned long)err_get(node, reason), (unsigned long)before + 1);
+	return ok;
+}
+
+/* Sends m; expects one packet out of port `port`, returned to the caller. */
+static struct rte_mbuf *
+forwarded(struct rte_mbuf *m, int port)
+{
+	struct rte_mbuf *out[8];
+	unsigned n;
+
+	inject(m);
+	walk();
+	n = drain(port, out, 8);
+	if (n != 1) {
+		printf("#   %u packets out of port%d, want 1\n", n, port);
+		rte_pktmbuf_free_bulk(out, n);
+		drain_free();
+		return NULL;
+	}
+	return out[0];
+}
+
+#define NET48 RTE_IPV4(48, 0, 0, 1)
+#define HOST0 ((uint32_t)RTE_IPV4(10, 0, 0, 2))
+
+/* An ARP reply from sip/sha to port's address. */
+static inline struct rte_mbuf *
+arp_reply(int port, uint32_t sip, const struct rte_ether_addr *sha)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+	const struct port *p = &vfwd.ports[port];
+
+	memset(eth, 0, 60);
+	eth->dst_addr = p->mac;
+	eth->src_addr = *sha;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = 6;
+	arp->arp_plen = 4;
+	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
+	arp->arp_data.arp_sha = *sha;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	arp->arp_data.arp_tha = p->mac;
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(p->ip4);
+	m->port = p->port_id;
+	return m;
+}
+
+#endif

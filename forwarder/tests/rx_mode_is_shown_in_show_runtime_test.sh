@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Integration: the worker rx modes. With `cpu { rx-mode adaptive }` vfwd forwards a pcap and,
+# idle after it, sleeps: show runtime (text and JSON) says which mode ran, how often the
+# worker slept and its CPU time. `set interface rx-mode` switches at run time and show runtime
+# names every mode that ran since `clear runtime`. Interrupt mode on a PMD without rx
+# interrupts (net_pcap), an unknown mode in the startup file or the CLI: refused, naming the
+# file and line, or the port.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vfwd_test_setup "vfwd-rxm-$$"
+
+ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
+rx_packets() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
+rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
+worker_json() { ctl show runtime json | jq -e "$1" >/dev/null; }
+
+conf() { # rx-mode
+	cat >"$tmp/startup.conf" <<CONF
+unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
+cpu { main-core 0  corelist-workers 1  rx-mode $1 }
+dpdk {
+	eal-args "--no-huge -m 256 --file-prefix vfwd-rxm-$$ --log-level=*:warning"
+	num-mbufs 4096
+	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
+	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
+}
+CONF
+}
+
+cat >"$tmp/setup.cli" <<CLI
+set interface ip address port0 10.0.0.1/24
+set interface ip address port1 10.0.1.1/24
+set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
+ip route add 48.0.0.0/8 via 10.0.1.2 port1
+CLI
+python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00
+want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")
+
+# ---- adaptive from the startup file ----
+conf adaptive
+"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
+pid=$!
+if wait_for test -S "$tmp/cli.sock" && wait_for rx_packets_are "$want"; then
+	tap ok "adaptive_worker_takes_in_every_packet"
+else
+	tap fail "adaptive_worker_takes_in_every_packet"
+	sed 's/^/# /' "$tmp/vfwd.log"
+fi
+ctl clear runtime
+sleep 1
+ctl show runtime >"$tmp/rt.txt"
+sed 's/^/# /' "$tmp/rt.txt" | head -12
+if grep -Eq '^  rx-mode adaptive \(ran: adaptive\), sleeps [1-9][0-9]*, asleep [0-9.]+ s, cpu time [0-9.]+ s \([0-9]+ clocks\)$' \
+	"$tmp/rt.txt"; then
+	tap ok "show_runtime_says_adaptive_ran_and_the_worker_slept"
+else
+	tap fail "show_runtime_says_adaptive_ran_and_the_worker_slept"
+fi
+# an idle adaptive worker sleeps most of the time: less CPU time than half the wall time
+# (a busy host only lowers the CPU time); the rx nodes are in VPP's "polling" state
+# shellcheck disable=SC2016
+if worker_json '.threads[1] | .rx_mode == "adaptive" and .rx_modes_ran == "adaptive" and
+	.sleeps > 0 and .sleep_s > 0 and .cpu_s >= 0 and .cpu_s < .time / 2' &&
+	worker_json '[.threads[1].nodes[] | select(.name | endswith("-rx")) | .state] |
+	length > 0 and all(. == "polling")'; then
+	tap ok "show_runtime_json_has_mode_sleeps_and_cpu_time_below_half_the_wall_time"
+else
+	tap fail "show_runtime_json_has_mode_sleeps_and_cpu_time_below_half_the_wall_time"
+	ctl show runtime json | jq -c '.threads[1] | del(.nodes)' | sed 's/^/# /'
+fi
+
+# ---- to poll at run time: both modes ran, then after clear only poll, no sleeps ----
+ctl set interface rx-mode port0 poll
+sleep 0.3
+if ctl show runtime | grep -q '^  rx-mode poll (ran: poll+adaptive)'; then
+	tap ok "set_interface_rx_mode_poll_switches_and_both_modes_are_named"
+else
+	tap fail "set_interface_rx_mode_poll_switches_and_both_modes_are_named"
+fi
+ctl clear runtime
+sleep 0.5
+if worker_json '.threads[1] | .rx_mode == "poll" and .rx_modes_ran == "poll" and .sleeps == 0'; then
+	tap ok "a_polling_worker_does_not_sleep"
+else
+	tap fail "a_polling_worker_does_not_sleep"
+fi
+# ---- refusals at run time ----
+out=$(ctl set interface rx-mode port0 interrupt 2>&1 || true)
+if [[ $out == *"interrupt mode needs 'rx-mode interrupt' in the startup file"* ]]; then
+	tap ok "interrupt_at_run_time_without_the_startup_setting_is_refused"
+else
+	tap fail "interrupt_at_run_time_without_the_startup_setting_is_refused ($out)"
+fi
+out=$(ctl set interface rx-mode port0 sometimes 2>&1 || true)
+out2=$(ctl set interface rx-mode port7 poll 2>&1 || true)
+if [[ $out == *"usage: set interface rx-mode IFACE poll|adaptive|interrupt"* &&
+	$out2 == *"unknown interface 'port7'"* ]]; then
+	tap ok "unknown_mode_or_interface_is_refused"
+else
+	tap fail "unknown_mode_or_interface_is_refused ($out / $out2)"
+fi
+kill_wait "$pid"
+pid=""
+
+# ---- startup file: an unknown mode names the file and line ----
+conf sometimes
+rc=0
+out=$("$vfwd" --check -c "$tmp/startup.conf" 2>&1) || rc=$?
+if [ "$rc" -ne 0 ] && [[ $out == "$tmp/startup.conf:2: rx-mode 'sometimes': expected poll, adaptive or interrupt"* ]]; then
+	tap ok "unknown_rx_mode_in_the_startup_file_is_refused_with_file_and_line"
+else
+	tap fail "unknown_rx_mode_in_the_startup_file_is_refused_with_file_and_line (rc $rc: $out)"
+fi
+
+# ---- interrupt mode on a PMD without rx interrupts: vfwd refuses to start ----
+conf interrupt
+rc=0
+timeout 60 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-intr.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ] && grep -q 'port0 (net_pcap): rx-mode interrupt: the PMD has no rx interrupts' \
+	"$tmp/vfwd-intr.log"; then
+	tap ok "interrupt_mode_on_a_pmd_without_rx_interrupts_is_refused_naming_the_port"
+else
+	tap fail "interrupt_mode_on_a_pmd_without_rx_interrupts_is_refused_naming_the_port (rc $rc)"
+	sed 's/^/# /' "$tmp/vfwd-intr.log" | tail -5
+fi
+echo "1..$n_tap"
+exit "$failed"
