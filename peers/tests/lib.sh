@@ -26,7 +26,8 @@ check() { # NAME COMMAND...: one TAP line from a command's status
 	shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# A skip is one TAP line with the reason, so that tests/runner.sh records SKIP, not PASS.
+skip_all() { echo "ok 1 - $(basename "$0") # SKIP $*"; echo "1..1"; exit 0; }
 
 T=""
 CLEANUPS=()
