@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -227,6 +228,9 @@ cli_exec_file(const char *path)
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct vfwd_cli_out out = {0};
 
@@ -255,6 +259,10 @@ cli_exec_file(const char *path)
 	}
 	free(line);
 	fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc == 0)
+		printf("exec %s: %d lines in %.2f s\n", path, lineno,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return rc;
 }
 

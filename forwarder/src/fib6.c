@@ -61,7 +61,7 @@ in_prefix6(const uint8_t *ip, const uint8_t *pfx, uint8_t len)
 int
 fib6_init(void)
 {
-	struct rte_lpm6_config cfg = {.max_rules = MAX_ROUTES6, .number_tbl8s = 1 << 16};
+	struct rte_lpm6_config cfg = {.max_rules = MAX_ROUTES6, .number_tbl8s = 8192};
 
 	fib6_lpm = rte_lpm6_create("vfwd_fib6", SOCKET_ID_ANY, &cfg);
 	if (fib6_lpm == NULL)

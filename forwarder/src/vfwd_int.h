@@ -51,6 +51,8 @@ struct vfwd_conf {
 	unsigned num_mbufs;
 	unsigned n_ports;
 	struct port_conf ports[MAX_PORTS];
+	unsigned ip4_max_routes; /* fib { ip4-max-routes N  ip4-tbl8s N } */
+	unsigned ip4_tbl8s;
 	char plugin_path[PATH_LEN];
 	unsigned n_plugins;
 	struct plugin_conf plugins[32];
