@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv4 FIB (rte_lpm), adjacencies and the neighbour table. Control plane
+ * IPv4 FIB (rte_fib DIR-24-8 over its rte_rib, so adding a route costs a tree
+ * insert, not rte_lpm's scan of every rule of its depth), adjacencies and the neighbour table. Control plane
  * only: called from the main lcore (CLI, ARP learning), read by the data path.
  */
 #include <errno.h>
@@ -9,7 +10,7 @@
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_lpm.h>
+#include <rte_fib.h>
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
@@ -37,9 +38,7 @@ struct neighbor {
 };
 
 struct adj adj_table[MAX_ADJ] __rte_cache_aligned;
-struct rte_lpm *fib_lpm;
-/* rte_lpm takes depths 1..32: the default route's adjacency is the lookup miss value */
-uint32_t fib_default_adj = UINT32_MAX;
+struct rte_fib *fib_ip4;
 static struct route *routes;
 static unsigned n_routes, max_routes;
 /* route index + 1 by (prefix, len): open addressing, ROUTE_TOMB marks a deleted slot */
@@ -82,15 +81,19 @@ prefix_mask(uint8_t len)
 int
 fib_init(void)
 {
-	struct rte_lpm_config cfg = {.max_rules = vfwd.conf.ip4_max_routes,
-				     .number_tbl8s = vfwd.conf.ip4_tbl8s};
+	struct rte_fib_conf cfg = {
+		.type = RTE_FIB_DIR24_8,
+		.default_nh = FIB_MISS,
+		.max_routes = (int)vfwd.conf.ip4_max_routes,
+		.dir24_8 = {.nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = vfwd.conf.ip4_tbl8s},
+	};
 	uint32_t slots = 1;
 
-	if (cfg.max_rules == 0) /* the tests' set-up has no startup file */
-		cfg.max_rules = 65536;
-	if (cfg.number_tbl8s == 0)
-		cfg.number_tbl8s = 1024;
-	max_routes = cfg.max_rules;
+	if (cfg.max_routes == 0) /* the tests' set-up has no startup file */
+		cfg.max_routes = 65536;
+	if (cfg.dir24_8.num_tbl8 == 0)
+		cfg.dir24_8.num_tbl8 = 1024;
+	max_routes = (unsigned)cfg.max_routes;
 	while (slots < 2 * max_routes)
 		slots <<= 1;
 	route_slots = calloc(slots, sizeof(*route_slots));
@@ -98,13 +101,13 @@ fib_init(void)
 		return -ENOMEM;
 	route_slot_mask = slots - 1;
 
-	fib_lpm = rte_lpm_create("vfwd_fib", SOCKET_ID_ANY, &cfg);
-	if (fib_lpm == NULL)
+	fib_ip4 = rte_fib_create("vfwd_fib", SOCKET_ID_ANY, &cfg);
+	if (fib_ip4 == NULL)
 		return -rte_errno ? -rte_errno : -ENOMEM;
 	routes = calloc(max_routes, sizeof(*routes));
 	if (routes == NULL) {
-		rte_lpm_free(fib_lpm);
-		fib_lpm = NULL;
+		rte_fib_free(fib_ip4);
+		fib_ip4 = NULL;
 		return -ENOMEM;
 	}
 	adj_table[0].type = ADJ_DROP;
@@ -249,9 +252,9 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 			 max_routes);
 		return -ENOSPC;
 	}
-	rc = len == 0 ? 0 : rte_lpm_add(fib_lpm, prefix, len, (uint32_t)adj);
+	rc = rte_fib_add(fib_ip4, prefix, len, (uint64_t)adj);
 	if (rc < 0) {
-		snprintf(err, errlen, "rte_lpm_add: %s", strerror(-rc));
+		snprintf(err, errlen, "rte_fib_add: %s", strerror(-rc));
 		return rc;
 	}
 	if (r != NULL) {
@@ -267,8 +270,6 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 	}
 	r->adj = (uint32_t)adj;
 	r->auto_nbr = auto_nbr;
-	if (len == 0)
-		__atomic_store_n(&fib_default_adj, (uint32_t)adj, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -309,10 +310,7 @@ fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen)
 			 (prefix >> 8) & 255, prefix & 255, len);
 		return -ENOENT;
 	}
-	if (len == 0)
-		__atomic_store_n(&fib_default_adj, UINT32_MAX, __ATOMIC_RELEASE);
-	else
-		rte_lpm_delete(fib_lpm, prefix, len);
+	rte_fib_delete(fib_ip4, prefix, len);
 	adj_put(r->adj);
 	{
 		bool found;

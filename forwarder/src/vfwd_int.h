@@ -197,8 +197,8 @@ struct ip4_own_set {
 	rte_be32_t addr[MAX_PORTS];
 };
 extern struct ip4_own_set ip4_own;
-extern struct rte_lpm *fib_lpm;
-extern uint32_t fib_default_adj;
+extern struct rte_fib *fib_ip4;
+#define FIB_MISS 0x7fffffffu /* rte_fib's next hop for "no route" (4-byte next hops keep bit 31) */
 int fib_init(void);
 int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
 		  char *err, size_t errlen);

@@ -12,7 +12,7 @@
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_ip.h>
-#include <rte_lpm.h>
+#include <rte_fib.h>
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
@@ -195,11 +195,12 @@ held_resolved(struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t hop;
+	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr), hop;
+	uint64_t nh;
 
-	if (rte_lpm_lookup(fib_lpm, rte_be_to_cpu_32(ip->dst_addr), &hop) < 0)
-		hop = __atomic_load_n(&fib_default_adj, __ATOMIC_ACQUIRE);
-	if (hop == UINT32_MAX || adj_table[hop].type < ADJ_GLEAN)
+	rte_fib_lookup_bulk(fib_ip4, &dst, &nh, 1);
+	hop = (uint32_t)nh;
+	if (nh == FIB_MISS || adj_table[hop].type < ADJ_GLEAN)
 		return true;
 	return adj_table[hop].type == ADJ_REWRITE &&
 	       __atomic_load_n(&adj_table[hop].valid, __ATOMIC_ACQUIRE);
