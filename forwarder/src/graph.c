@@ -81,6 +81,7 @@ graph_nodes_setup(void)
 		ip4_arp_next[p->port_id] = edge_add("ip4-arp", out);
 		ip6_rewrite_next[p->port_id] = edge_add("ip6-rewrite", out);
 		ip6_nd_next[p->port_id] = edge_add("ip6-nd", out);
+		ip6_glean_next[p->port_id] = edge_add("ip6-glean", out);
 		l2_xconnect_next[p->port_id] = 0;
 		arp_input_next[p->port_id] = edge_add("arp-input", out);
 		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
@@ -88,6 +89,7 @@ graph_nodes_setup(void)
 		    ip4_arp_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip6_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip6_nd_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip6_glean_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    arp_input_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    edge_add("l2-xconnect", out) == RTE_EDGE_ID_INVALID)
 			return -EINVAL;

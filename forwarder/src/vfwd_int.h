@@ -240,6 +240,7 @@ extern struct rte_lpm6 *fib6_lpm;
 extern uint32_t fib6_default_adj;
 extern uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip6_nd_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip6_glean_next[RTE_MAX_ETHPORTS];
 int fib6_init(void);
 int fib6_route_add(const uint8_t *prefix, uint8_t len, const uint8_t *nh, int port_index,
 		   enum adj_type t, char *err, size_t errlen);

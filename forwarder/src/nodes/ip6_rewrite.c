@@ -3,14 +3,14 @@
  * than the output MTU (routers do not fragment IPv6, RFC 8200 5), decrements
  * the hop limit (no checksum in IPv6), writes the neighbour's and the
  * interface's MACs and sends the packet to <port>-output. A next hop with no
- * neighbour entry is dropped and counted.
+ * neighbour entry is counted and goes to ip6-glean (neighbour solicitation).
  */
 #include <rte_ip.h>
 
 #include "vfwd_int.h"
 #include "node_util.h"
 
-/* edge 0 is fixed; graph setup adds one edge per <port>-output */
+/* edges 0 (drop) and 1 (ip6-glean) are fixed; graph setup adds one edge per <port>-output */
 uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_rewrite_error                                                                  \
@@ -34,9 +34,11 @@ static const char *const ip6_rewrite_error_strings[] = {
 static __rte_noinline rte_edge_t
 ip6_rewrite_slow(const struct rte_ipv6_hdr *ip, const struct adj6 *adj, uint64_t *errors)
 {
-	if (!adj->valid)
+	if (!adj->valid) {
 		errors[IP6_REWRITE_ERROR_UNRESOLVED]++;
-	else if (ip->hop_limits <= 1)
+		return 1; /* ip6-glean: solicit the next hop */
+	}
+	if (ip->hop_limits <= 1)
 		errors[IP6_REWRITE_ERROR_HOP_LIMIT]++;
 	else
 		errors[IP6_REWRITE_ERROR_TOO_BIG]++;
@@ -72,8 +74,8 @@ static struct rte_node_register ip6_rewrite_node = {
 	.name = "ip6-rewrite",
 	.process = ip6_rewrite_process,
 	.init = node_ctx_errors_init,
-	.nb_edges = 1,
-	.next_nodes = {"error-drop"},
+	.nb_edges = 2,
+	.next_nodes = {"error-drop", "ip6-glean"},
 };
 
 RTE_NODE_REGISTER(ip6_rewrite_node);
