@@ -20,8 +20,8 @@ is_arp_request(struct rte_mbuf *m, int port, uint32_t target)
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *), *a = f + 14;
 	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	const struct port *p = &vfwd.ports[port];
-	uint32_t sip = (uint32_t)(a[14] << 24 | a[15] << 16 | a[16] << 8 | a[17]);
-	uint32_t tip = (uint32_t)(a[24] << 24 | a[25] << 16 | a[26] << 8 | a[27]);
+	uint32_t sip = ((uint32_t)a[14] << 24 | (uint32_t)a[15] << 16 | (uint32_t)a[16] << 8 | a[17]);
+	uint32_t tip = ((uint32_t)a[24] << 24 | (uint32_t)a[25] << 16 | (uint32_t)a[26] << 8 | a[27]);
 	int ok = 1;
 
 	CHECK(memcmp(f, bcast, 6) == 0 && memcmp(f + 6, &p->mac, 6) == 0, "ethernet addresses");
@@ -102,8 +102,8 @@ requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not(void)
 	int ok = 1;
 
 	CHECK(env_cli("ip route add 57.0.0.0/8 via 192.168.5.5 port1") == 0, "route");
-	ok &= resolves(RTE_IPV4(57, 0, 0, 1), RTE_IPV4(192, 168, 5, 5), mac, 2);
-	inject(arp_reply(1, RTE_IPV4(192, 168, 6, 6), &other));
+	ok &= resolves(RTE_IPV4(57, 0, 0, 1), UINT32_C(0xc0a80505) /* 192.168.5.5 */, mac, 2);
+	inject(arp_reply(1, UINT32_C(0xc0a80606) /* 192.168.6.6 */, &other));
 	walk();
 	drain_free();
 	nb = cli_output("show ip neighbors");
@@ -158,7 +158,7 @@ default_route_forwards_unmatched_destinations_but_no_martians(void)
 	m = forwarded(pkt_make(&s), 1);
 	CHECK(m != NULL, "99.1.2.3 not forwarded by the default route");
 	rte_pktmbuf_free(m);
-	s.dst = RTE_IPV4(255, 255, 255, 255);
+	s.dst = UINT32_MAX /* 255.255.255.255 */;
 	ok &= dropped_under(pkt_make(&s), "ip4-input", "ip4 martian destination address");
 	s.dst = RTE_IPV4(127, 0, 0, 1);
 	ok &= dropped_under(pkt_make(&s), "ip4-input", "ip4 martian destination address");

@@ -47,7 +47,7 @@ ip4_dst(struct rte_mbuf *m)
 static __rte_noinline rte_edge_t
 ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 {
-	const struct adj *adj = &adj_table[hop];
+	const struct adj *adj;
 
 	if (hop == UINT32_MAX) {
 		errors[IP4_LOOKUP_ERROR_NO_ROUTE]++;
@@ -56,6 +56,7 @@ ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 		icmp_error_mark(m, 3, 0, 0); /* destination unreachable: net */
 		return IP4_LOOKUP_NEXT_ICMP_ERROR;
 	}
+	adj = &adj_table[hop]; /* only now: &adj_table[UINT32_MAX] is out of bounds (UBSan) */
 	if (adj->type == ADJ_LOCAL)
 		return IP4_LOOKUP_NEXT_LOCAL;
 	if (adj->type == ADJ_BCAST)
