@@ -34,6 +34,9 @@ fz_walk(void)
 	for (int i = 0; i < 2; i++)
 		rte_graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
+	fib6_punt_poll();
+	rte_graph_walk(vfwd.graph[0]); /* ip4-arp-pending releases what resolved */
+	ip4_arp_pending_flush();       /* and the rest go, so every mbuf is back */
 	fz_drain();
 }
 
@@ -48,7 +51,14 @@ fz_setup(void)
 					    .plugin = getenv("VFWD_EXAMPLE_PLUGIN")};
 	static const char *const cfg[] = {
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		/* 0.0.0.0/0 is refused (rte_lpm takes no depth 0), so no default route */
+		/* unresolved: the ARP glean path and its held packets */
+		"ip route add 0.0.0.0/0 via 10.0.1.9 port1",
+		"set interface mtu 576 port1", /* ip4-frag and fragmentation needed */
+		"set interface ip address port0 2001:db8::1/64",
+		"set interface ip address port1 2001:db8:ff::1/64",
+		"set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02",
+		"ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1",
+		"ip route add ::/0 via 2001:db8:ff::9 port1",
 		"set interface feature port0 example arc ip4-unicast",
 		"set interface l2 xconnect port1 port0",
 	};

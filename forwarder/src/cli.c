@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -227,6 +228,9 @@ cli_exec_file(const char *path)
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct vfwd_cli_out out = {0};
 
@@ -255,6 +259,10 @@ cli_exec_file(const char *path)
 	}
 	free(line);
 	fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc == 0)
+		printf("exec %s: %d lines in %.2f s\n", path, lineno,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return rc;
 }
 
@@ -289,6 +297,32 @@ parse_prefix(const char *s, uint32_t *ip, uint8_t *len)
 		return -EINVAL;
 	*len = (uint8_t)l;
 	return parse_ip4(buf, ip);
+}
+
+static int
+parse_prefix6(const char *s, uint8_t *ip, uint8_t *len)
+{
+	char buf[64], *slash, *end;
+	unsigned long l;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL)
+		return -EINVAL;
+	*slash = '\0';
+	l = strtoul(slash + 1, &end, 10);
+	if (*end || end == slash + 1 || l > 128)
+		return -EINVAL;
+	*len = (uint8_t)l;
+	return inet_pton(AF_INET6, buf, ip) == 1 ? 0 : -EINVAL;
+}
+
+static bool
+is_ip6_arg(const char *s)
+{
+	return strchr(s, ':') != NULL;
 }
 
 static struct port *
@@ -379,9 +413,19 @@ cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)
 	p = arg_port(out, argv[0]);
 	if (p == NULL)
 		return -ENODEV;
+	del = argc == 3;
+	if (is_ip6_arg(argv[1])) {
+		uint8_t ip6[16];
+
+		if (parse_prefix6(argv[1], ip6, &len) < 0)
+			return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
+		if (fib6_interface_address_set((int)(p - vfwd.ports), ip6, len, del, err,
+					       sizeof(err)) < 0)
+			return cli_error(out, -EINVAL, "%s", err);
+		return 0;
+	}
 	if (parse_prefix(argv[1], &ip, &len) < 0)
 		return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
-	del = argc == 3;
 	if (fib_interface_address_set((int)(p - vfwd.ports), ip, len, del, err, sizeof(err)) < 0)
 		return cli_error(out, -EINVAL, "%s", err);
 	return 0;
@@ -401,14 +445,50 @@ cmd_set_neighbor(struct vfwd_cli_out *out, int argc, char **argv)
 	p = arg_port(out, argv[0]);
 	if (p == NULL)
 		return -ENODEV;
-	if (parse_ip4(argv[1], &ip) < 0)
-		return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
 	if (rte_ether_unformat_addr(argv[2], &mac) < 0)
 		return cli_error(out, -EINVAL, "bad MAC address '%s'", argv[2]);
+	if (is_ip6_arg(argv[1])) {
+		uint8_t ip6[16];
+
+		if (inet_pton(AF_INET6, argv[1], ip6) != 1 || rte_is_multicast_ether_addr(&mac))
+			return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
+		rc = fib6_neighbor_set((int)(p - vfwd.ports), ip6, &mac, del, true);
+		if (rc < 0)
+			return cli_error(out, rc, "cannot %s neighbor: %s", del ? "delete" : "set",
+					 strerror(-rc));
+		return 0;
+	}
+	if (parse_ip4(argv[1], &ip) < 0)
+		return cli_error(out, -EINVAL, "bad address '%s'", argv[1]);
 	rc = fib_neighbor_set((int)(p - vfwd.ports), ip, &mac, del);
 	if (rc < 0)
 		return cli_error(out, rc, "cannot %s neighbor: %s", del ? "delete" : "set",
 				 strerror(-rc));
+	return 0;
+}
+
+static int
+route6_add(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	uint8_t pfx[16], nh[16];
+	char err[128];
+	struct port *p;
+	uint8_t len;
+
+	if (parse_prefix6(argv[0], pfx, &len) < 0)
+		return cli_error(out, -EINVAL, "bad ip6 prefix '%s'", argv[0]);
+	if (argc == 2 && strcmp(argv[1], "drop") == 0) {
+		if (fib6_route_add(pfx, len, NULL, 0, ADJ_DROP, err, sizeof(err)) < 0)
+			return cli_error(out, -EINVAL, "%s", err);
+		return 0;
+	}
+	if (argc != 4 || strcmp(argv[1], "via") != 0 || inet_pton(AF_INET6, argv[2], nh) != 1)
+		return cli_error(out, -EINVAL, "usage: ip route add X:X::X/LEN via X:X::X IFACE | drop");
+	p = arg_port(out, argv[3]);
+	if (p == NULL)
+		return -ENODEV;
+	if (fib6_route_add(pfx, len, nh, (int)(p - vfwd.ports), ADJ_REWRITE, err, sizeof(err)) < 0)
+		return cli_error(out, -EINVAL, "%s", err);
 	return 0;
 }
 
@@ -420,6 +500,8 @@ cmd_route_add(struct vfwd_cli_out *out, int argc, char **argv)
 	uint32_t pfx, nh;
 	uint8_t len;
 
+	if (argc >= 2 && is_ip6_arg(argv[0]))
+		return route6_add(out, argc, argv);
 	if (argc < 2 || parse_prefix(argv[0], &pfx, &len) < 0)
 		return cli_error(out, -EINVAL,
 				 "usage: ip route add A.B.C.D/LEN via A.B.C.D IFACE | drop");
@@ -446,6 +528,15 @@ cmd_route_del(struct vfwd_cli_out *out, int argc, char **argv)
 	uint32_t pfx;
 	uint8_t len;
 
+	if (argc == 1 && is_ip6_arg(argv[0])) {
+		uint8_t pfx6[16];
+
+		if (parse_prefix6(argv[0], pfx6, &len) < 0)
+			return cli_error(out, -EINVAL, "bad ip6 prefix '%s'", argv[0]);
+		if (fib6_route_del(pfx6, len, err, sizeof(err)) < 0)
+			return cli_error(out, -ENOENT, "%s", err);
+		return 0;
+	}
 	if (argc < 1 || parse_prefix(argv[0], &pfx, &len) < 0)
 		return cli_error(out, -EINVAL, "usage: ip route del A.B.C.D/LEN");
 	if (fib_route_del(pfx, len, err, sizeof(err)) < 0)
@@ -665,6 +756,22 @@ cmd_show_fib(struct vfwd_cli_out *out, int argc, char **argv)
 }
 
 static int
+cmd_show_fib6(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip6 fib");
+	fib6_show(out);
+	return 0;
+}
+
+static int
+cmd_show_neighbors6(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip6 neighbors");
+	fib6_neighbors_show(out);
+	return 0;
+}
+
+static int
 cmd_show_threads(struct vfwd_cli_out *out, int argc, char **argv)
 {
 	NO_ARGS(out, argc, argv, "show threads");
@@ -779,10 +886,11 @@ cli_builtin_register(void)
 		const char *path, *help;
 		vfwd_cli_fn fn;
 	} b[] = {
-		{"set interface ip address", "IFACE A.B.C.D/LEN [del]", cmd_set_ip_address},
-		{"set ip neighbor", "IFACE A.B.C.D MAC [del]", cmd_set_neighbor},
-		{"ip route add", "A.B.C.D/LEN via A.B.C.D IFACE | drop", cmd_route_add},
-		{"ip route del", "A.B.C.D/LEN", cmd_route_del},
+		{"set interface ip address", "IFACE A.B.C.D/LEN | X:X::X/LEN [del]",
+		 cmd_set_ip_address},
+		{"set ip neighbor", "IFACE A.B.C.D | X:X::X MAC [del]", cmd_set_neighbor},
+		{"ip route add", "PREFIX via NEXT-HOP IFACE | drop (IPv4 or IPv6)", cmd_route_add},
+		{"ip route del", "PREFIX", cmd_route_del},
 		{"set interface feature", "IFACE FEATURE arc ip4-unicast [disable]",
 		 cmd_set_feature},
 		{"set interface l2 xconnect", "IFACE PEER", cmd_set_xconnect},
@@ -800,6 +908,8 @@ cli_builtin_register(void)
 		{"show hardware", "", cmd_show_hardware},
 		{"show ip fib", "[A.B.C.D/LEN | A.B.C.D]", cmd_show_fib},
 		{"show ip neighbors", "", cmd_show_neighbors},
+		{"show ip6 fib", "", cmd_show_fib6},
+		{"show ip6 neighbors", "", cmd_show_neighbors6},
 		{"show plugins", "", cmd_show_plugins},
 		{"show features", "", cmd_show_features},
 		{"show version", "", cmd_show_version},

@@ -398,6 +398,25 @@ parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
 		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
+static int
+parse_fib(struct lexer *lx, struct vfwd_conf *conf)
+{
+	int rc;
+
+	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
+		if (tok_is(lx, "ip4-max-routes"))
+			rc = lex_uint(lx, "ip4-max-routes", 1024, 1u << 24, &conf->ip4_max_routes);
+		else if (tok_is(lx, "ip4-tbl8s"))
+			rc = lex_uint(lx, "ip4-tbl8s", 256, 1u << 24, &conf->ip4_tbl8s);
+		else
+			return lex_error(lx, lx->tok_line, "unknown fib option '%s'", lx->tok);
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? rc
+		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+}
+
 void
 conf_defaults(struct vfwd_conf *conf)
 {
@@ -407,6 +426,8 @@ conf_defaults(struct vfwd_conf *conf)
 	conf->n_workers = 1;
 	conf->workers[0] = 1;
 	conf->num_mbufs = 16384;
+	conf->ip4_max_routes = 65536;
+	conf->ip4_tbl8s = 1024;
 }
 
 int
@@ -424,7 +445,7 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 			return lex_error(&lx, lx.tok_line, "unknown section '%s'", lx.tok);
 		strcpy(section, lx.tok);
 		if (strcmp(section, "unix") && strcmp(section, "cpu") && strcmp(section, "dpdk") &&
-		    strcmp(section, "plugins"))
+		    strcmp(section, "plugins") && strcmp(section, "fib"))
 			return lex_error(&lx, lx.tok_line, "unknown section '%s'", section);
 		rc = expect_open(&lx, section);
 		if (rc < 0)
@@ -435,6 +456,8 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 			rc = parse_cpu(&lx, conf);
 		else if (strcmp(section, "dpdk") == 0)
 			rc = parse_dpdk(&lx, conf);
+		else if (strcmp(section, "fib") == 0)
+			rc = parse_fib(&lx, conf);
 		else
 			rc = parse_plugins(&lx, conf);
 		if (rc < 0)

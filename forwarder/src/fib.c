@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv4 FIB (rte_lpm), adjacencies and the neighbour table. Control plane
+ * IPv4 FIB (rte_fib DIR-24-8 over its rte_rib, so adding a route costs a tree
+ * insert, not rte_lpm's scan of every rule of its depth), adjacencies and the neighbour table. Control plane
  * only: called from the main lcore (CLI, ARP learning), read by the data path.
  */
 #include <errno.h>
@@ -9,12 +10,11 @@
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_lpm.h>
+#include <rte_fib.h>
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
 
-#define MAX_ROUTES 65536
 #define MAX_NEIGHBORS 4096
 
 struct route {
@@ -38,11 +38,13 @@ struct neighbor {
 };
 
 struct adj adj_table[MAX_ADJ] __rte_cache_aligned;
-struct rte_lpm *fib_lpm;
-/* rte_lpm takes depths 1..32: the default route's adjacency is the lookup miss value */
-uint32_t fib_default_adj = UINT32_MAX;
+struct rte_fib *fib_ip4;
 static struct route *routes;
-static unsigned n_routes;
+static unsigned n_routes, max_routes;
+/* route index + 1 by (prefix, len): open addressing, ROUTE_TOMB marks a deleted slot */
+#define ROUTE_TOMB UINT32_MAX
+static uint32_t *route_slots;
+static uint32_t route_slot_mask, route_tombs;
 static struct neighbor neighbors[MAX_NEIGHBORS];
 static unsigned n_neighbors, n_dyn_neighbors;
 struct ip4_own_set ip4_own;
@@ -79,15 +81,33 @@ prefix_mask(uint8_t len)
 int
 fib_init(void)
 {
-	struct rte_lpm_config cfg = {.max_rules = MAX_ROUTES, .number_tbl8s = 1024};
+	struct rte_fib_conf cfg = {
+		.type = RTE_FIB_DIR24_8,
+		.default_nh = FIB_MISS,
+		.max_routes = (int)vfwd.conf.ip4_max_routes,
+		.dir24_8 = {.nh_sz = RTE_FIB_DIR24_8_4B, .num_tbl8 = vfwd.conf.ip4_tbl8s},
+	};
+	uint32_t slots = 1;
 
-	fib_lpm = rte_lpm_create("vfwd_fib", SOCKET_ID_ANY, &cfg);
-	if (fib_lpm == NULL)
+	if (cfg.max_routes == 0) /* the tests' set-up has no startup file */
+		cfg.max_routes = 65536;
+	if (cfg.dir24_8.num_tbl8 == 0)
+		cfg.dir24_8.num_tbl8 = 1024;
+	max_routes = (unsigned)cfg.max_routes;
+	while (slots < 2 * max_routes)
+		slots <<= 1;
+	route_slots = calloc(slots, sizeof(*route_slots));
+	if (route_slots == NULL)
+		return -ENOMEM;
+	route_slot_mask = slots - 1;
+
+	fib_ip4 = rte_fib_create("vfwd_fib", SOCKET_ID_ANY, &cfg);
+	if (fib_ip4 == NULL)
 		return -rte_errno ? -rte_errno : -ENOMEM;
-	routes = calloc(MAX_ROUTES, sizeof(*routes));
+	routes = calloc(max_routes, sizeof(*routes));
 	if (routes == NULL) {
-		rte_lpm_free(fib_lpm);
-		fib_lpm = NULL;
+		rte_fib_free(fib_ip4);
+		fib_ip4 = NULL;
 		return -ENOMEM;
 	}
 	adj_table[0].type = ADJ_DROP;
@@ -166,13 +186,59 @@ adj_put(uint32_t idx)
 		adj_table[idx].refs--;
 }
 
+static uint32_t
+route_hash(uint32_t prefix, uint8_t len)
+{
+	uint64_t k = ((uint64_t)prefix << 8 | len) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(k >> 32);
+}
+
+/* The slot holding (prefix, len), or the first free one on its probe path
+ * when absent (*found false); returns the slot index. */
+static uint32_t
+route_slot(uint32_t prefix, uint8_t len, bool *found)
+{
+	uint32_t i = route_hash(prefix, len) & route_slot_mask, free_slot = UINT32_MAX;
+
+	for (;; i = (i + 1) & route_slot_mask) {
+		uint32_t v = route_slots[i];
+
+		if (v == 0) {
+			*found = false;
+			return free_slot != UINT32_MAX ? free_slot : i;
+		}
+		if (v == ROUTE_TOMB) {
+			if (free_slot == UINT32_MAX)
+				free_slot = i;
+			continue;
+		}
+		if (routes[v - 1].prefix == prefix && routes[v - 1].len == len) {
+			*found = true;
+			return i;
+		}
+	}
+}
+
+/* Clears the tombstones: every route is put back on its probe path. */
+static void
+route_slots_rebuild(void)
+{
+	bool found;
+
+	memset(route_slots, 0, sizeof(*route_slots) * (route_slot_mask + 1));
+	route_tombs = 0;
+	for (unsigned i = 0; i < n_routes; i++)
+		route_slots[route_slot(routes[i].prefix, routes[i].len, &found)] = i + 1;
+}
+
 static struct route *
 route_find(uint32_t prefix, uint8_t len)
 {
-	for (unsigned i = 0; i < n_routes; i++)
-		if (routes[i].prefix == prefix && routes[i].len == len)
-			return &routes[i];
-	return NULL;
+	bool found;
+	uint32_t i = route_slot(prefix, len, &found);
+
+	return found ? &routes[route_slots[i] - 1] : NULL;
 }
 
 static int
@@ -181,26 +247,29 @@ route_set(uint32_t prefix, uint8_t len, int adj, bool auto_nbr, char *err, size_
 	struct route *r = route_find(prefix, len);
 	int rc;
 
-	if (r == NULL && n_routes >= MAX_ROUTES) {
-		snprintf(err, errlen, "route table full");
+	if (r == NULL && n_routes >= max_routes) {
+		snprintf(err, errlen, "route table full (%u routes; fib { ip4-max-routes N })",
+			 max_routes);
 		return -ENOSPC;
 	}
-	rc = len == 0 ? 0 : rte_lpm_add(fib_lpm, prefix, len, (uint32_t)adj);
+	rc = rte_fib_add(fib_ip4, prefix, len, (uint64_t)adj);
 	if (rc < 0) {
-		snprintf(err, errlen, "rte_lpm_add: %s", strerror(-rc));
+		snprintf(err, errlen, "rte_fib_add: %s", strerror(-rc));
 		return rc;
 	}
 	if (r != NULL) {
 		adj_put(r->adj);
 	} else {
+		bool found;
+		uint32_t slot = route_slot(prefix, len, &found);
+
 		r = &routes[n_routes++];
 		r->prefix = prefix;
 		r->len = len;
+		route_slots[slot] = n_routes;
 	}
 	r->adj = (uint32_t)adj;
 	r->auto_nbr = auto_nbr;
-	if (len == 0)
-		__atomic_store_n(&fib_default_adj, (uint32_t)adj, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -241,12 +310,24 @@ fib_route_del(uint32_t prefix, uint8_t len, char *err, size_t errlen)
 			 (prefix >> 8) & 255, prefix & 255, len);
 		return -ENOENT;
 	}
-	if (len == 0)
-		__atomic_store_n(&fib_default_adj, UINT32_MAX, __ATOMIC_RELEASE);
-	else
-		rte_lpm_delete(fib_lpm, prefix, len);
+	rte_fib_delete(fib_ip4, prefix, len);
 	adj_put(r->adj);
-	*r = routes[--n_routes];
+	{
+		bool found;
+		uint32_t idx = (uint32_t)(r - routes), last = n_routes - 1;
+
+		route_slots[route_slot(prefix, len, &found)] = ROUTE_TOMB;
+		route_tombs++;
+		if (idx != last) { /* the last route moves into the hole: repoint its slot */
+			uint32_t ls = route_slot(routes[last].prefix, routes[last].len, &found);
+
+			routes[idx] = routes[last];
+			route_slots[ls] = idx + 1;
+		}
+		n_routes--;
+		if (route_tombs > (route_slot_mask + 1) / 4)
+			route_slots_rebuild();
+	}
 	return 0;
 }
 

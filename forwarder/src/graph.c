@@ -80,11 +80,17 @@ graph_nodes_setup(void)
 		ip4_rewrite_next[p->port_id] = edge_add("ip4-rewrite", out);
 		ip4_frag_next[p->port_id] = edge_add("ip4-frag", out);
 		ip4_arp_next[p->port_id] = edge_add("ip4-arp", out);
+		ip6_rewrite_next[p->port_id] = edge_add("ip6-rewrite", out);
+		ip6_nd_next[p->port_id] = edge_add("ip6-nd", out);
+		ip6_glean_next[p->port_id] = edge_add("ip6-glean", out);
 		l2_xconnect_next[p->port_id] = 0;
 		arp_input_next[p->port_id] = edge_add("arp-input", out);
 		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip4_frag_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip4_arp_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip6_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip6_nd_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip6_glean_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    arp_input_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    edge_add("l2-xconnect", out) == RTE_EDGE_ID_INVALID)
 			return -EINVAL;

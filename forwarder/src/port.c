@@ -95,6 +95,7 @@ port_start(struct port *p)
 	/* a router takes only frames for its own MAC (RFC 1812 5.3.4); ethernet-input
 	 * checks it too, for the PMDs that cannot filter (pcap, ring, vhost) */
 	rte_eth_promiscuous_disable(p->port_id);
+	rte_eth_allmulticast_enable(p->port_id); /* IPv6 ND: solicited-node multicast */
 	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
 	if (rc < 0)
 		return rc;

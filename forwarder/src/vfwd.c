@@ -139,6 +139,17 @@ vfwd_dataplane_init(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the FIB: %s", strerror(-rc));
 		return rc;
 	}
+	rc = fib6_init();
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create the ip6 FIB: %s", strerror(-rc));
+		return rc;
+	}
+	vfwd.punt6_ring = rte_ring_create_elem("vfwd_punt6", sizeof(struct nd_learn_msg), 1024,
+					       (int)rte_socket_id(), RING_F_SC_DEQ);
+	if (vfwd.punt6_ring == NULL) {
+		snprintf(err, errlen, "cannot create the ND punt ring");
+		return -ENOMEM;
+	}
 	vfwd.punt_ring = rte_ring_create_elem("vfwd_punt", sizeof(struct arp_learn_msg), 4096,
 					      (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (vfwd.punt_ring == NULL) {
@@ -266,6 +277,7 @@ vfwd_main(int argc, char **argv)
 	while (!__atomic_load_n(&vfwd.quit, __ATOMIC_RELAXED)) {
 		cli_server_poll(50);
 		fib_punt_poll();
+		fib6_punt_poll();
 	}
 	rc = 0;
 out_workers:

@@ -52,6 +52,8 @@ struct vfwd_conf {
 	unsigned num_mbufs;
 	unsigned n_ports;
 	struct port_conf ports[MAX_PORTS];
+	unsigned ip4_max_routes; /* fib { ip4-max-routes N  ip4-tbl8s N } */
+	unsigned ip4_tbl8s;
 	char plugin_path[PATH_LEN];
 	unsigned n_plugins;
 	struct plugin_conf plugins[32];
@@ -73,6 +75,9 @@ struct port {
 	uint32_t ip4; /* host order, 0 when unset */
 	uint8_t ip4_len;
 	uint16_t mtu; /* largest IP packet sent, bytes (VPP's "packet" mtu) */
+	bool has_ip6;
+	uint8_t ip6[16];
+	uint8_t ip6_len;
 	int xconnect; /* peer port index, -1 when l3 */
 	rte_node_t rx_node, output_node, tx_node;
 	bool txq_shared;
@@ -94,7 +99,8 @@ struct vfwd_main {
 	rte_graph_t graph_id[MAX_WORKERS];
 	uint64_t loops[MAX_WORKERS];
 	volatile bool quit;
-	struct rte_ring *punt_ring; /* ARP replies for the main lcore to learn from */
+	struct rte_ring *punt_ring;  /* ARP senders for the main lcore to learn */
+	struct rte_ring *punt6_ring; /* ND neighbours for the main lcore to learn */
 	uint64_t tsc_hz;
 	int cur_worker; /* worker whose graph is being created */
 };
@@ -146,6 +152,7 @@ extern uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
+void ip4_arp_pending_flush(void);
 
 /* ---- feature arc (feature.c) ---- */
 #define ARC_IP4_UNICAST "ip4-unicast"
@@ -191,8 +198,8 @@ struct ip4_own_set {
 	rte_be32_t addr[MAX_PORTS];
 };
 extern struct ip4_own_set ip4_own;
-extern struct rte_lpm *fib_lpm;
-extern uint32_t fib_default_adj;
+extern struct rte_fib *fib_ip4;
+#define FIB_MISS 0x7fffffffu /* rte_fib's next hop for "no route" (4-byte next hops keep bit 31) */
 int fib_init(void);
 int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
 		  char *err, size_t errlen);
@@ -216,6 +223,42 @@ struct arp_learn_msg {
 	uint8_t pad[3];
 };
 uint16_t rewrite_edge_for_port(uint16_t port_id);
+
+/* ---- IPv6 FIB, adjacencies and ND neighbours (fib6.c) ---- */
+struct adj6 {
+	uint8_t type;
+	uint8_t valid;
+	uint16_t port_id;
+	uint16_t tx_edge; /* edge from ip6-rewrite to <port>-output */
+	uint16_t refs;
+	uint16_t mtu;
+	uint8_t rewrite[12];
+	uint8_t nh[16];
+};
+#define MAX_ADJ6 1024
+extern struct adj6 adj6_table[MAX_ADJ6];
+extern struct rte_lpm6 *fib6_lpm;
+extern uint32_t fib6_default_adj;
+extern uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip6_nd_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip6_glean_next[RTE_MAX_ETHPORTS];
+int fib6_init(void);
+int fib6_route_add(const uint8_t *prefix, uint8_t len, const uint8_t *nh, int port_index,
+		   enum adj_type t, char *err, size_t errlen);
+int fib6_route_del(const uint8_t *prefix, uint8_t len, char *err, size_t errlen);
+int fib6_interface_address_set(int port_index, const uint8_t *ip, uint8_t len, bool del,
+			       char *err, size_t errlen);
+int fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr *mac,
+		      bool del, bool is_static);
+void fib6_show(struct vfwd_cli_out *out);
+void fib6_neighbors_show(struct vfwd_cli_out *out);
+int fib6_punt_poll(void);
+struct nd_learn_msg {
+	uint8_t ip[16];
+	uint16_t port_id;
+	uint8_t mac[6];
+	uint8_t pad[8];
+};
 
 /* ---- CLI (cli.c, cli_server.c, runtime.c) ---- */
 struct vfwd_cli_out {

@@ -28,8 +28,8 @@ icmp_reply(struct rte_mbuf *m, uint32_t src, int *ok_out)
 	CHECK(ip[0] == 0x45 && ip[9] == 1, "not ICMP/IPv4: %02x %u", ip[0], ip[9]);
 	CHECK(ip_csum(ip, 20) == 0, "ip checksum");
 	CHECK(m->pkt_len == 14 + tot, "length %u vs total %u", m->pkt_len, tot);
-	CHECK((uint32_t)(ip[12] << 24 | ip[13] << 16 | ip[14] << 8 | ip[15]) == src, "source");
-	CHECK((uint32_t)(ip[16] << 24 | ip[17] << 16 | ip[18] << 8 | ip[19]) == HOST0, "dest");
+	CHECK(((uint32_t)ip[12] << 24 | (uint32_t)ip[13] << 16 | (uint32_t)ip[14] << 8 | ip[15]) == src, "source");
+	CHECK(((uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 | (uint32_t)ip[18] << 8 | ip[19]) == HOST0, "dest");
 	CHECK(ip_csum(ip + 20, tot - 20) == 0, "icmp checksum");
 	*ok_out &= ok;
 	return ip + 20;

@@ -5,7 +5,8 @@
  * itself is asked for (glean); at most 64 packets wait per worker and none
  * longer than a second; a reply from outside the subnet is learned only when
  * it answers our request; `ip route add 0.0.0.0/0` is a default route that
- * still never forwards martians. Frames are built and checked here byte by
+ * still never forwards martians; an unresolved IPv6 next hop is solicited (RFC
+ * 4861 7.2.2) and learned from its advertisement. Frames are built and checked here byte by
  * byte (RFC 826 layout), independently of vfwd.
  */
 #include <rte_arp.h>
@@ -19,8 +20,8 @@ is_arp_request(struct rte_mbuf *m, int port, uint32_t target)
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *), *a = f + 14;
 	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	const struct port *p = &vfwd.ports[port];
-	uint32_t sip = (uint32_t)(a[14] << 24 | a[15] << 16 | a[16] << 8 | a[17]);
-	uint32_t tip = (uint32_t)(a[24] << 24 | a[25] << 16 | a[26] << 8 | a[27]);
+	uint32_t sip = ((uint32_t)a[14] << 24 | (uint32_t)a[15] << 16 | (uint32_t)a[16] << 8 | a[17]);
+	uint32_t tip = ((uint32_t)a[24] << 24 | (uint32_t)a[25] << 16 | (uint32_t)a[26] << 8 | a[27]);
 	int ok = 1;
 
 	CHECK(memcmp(f, bcast, 6) == 0 && memcmp(f + 6, &p->mac, 6) == 0, "ethernet addresses");
@@ -101,8 +102,8 @@ requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not(void)
 	int ok = 1;
 
 	CHECK(env_cli("ip route add 57.0.0.0/8 via 192.168.5.5 port1") == 0, "route");
-	ok &= resolves(RTE_IPV4(57, 0, 0, 1), RTE_IPV4(192, 168, 5, 5), mac, 2);
-	inject(arp_reply(1, RTE_IPV4(192, 168, 6, 6), &other));
+	ok &= resolves(RTE_IPV4(57, 0, 0, 1), UINT32_C(0xc0a80505) /* 192.168.5.5 */, mac, 2);
+	inject(arp_reply(1, UINT32_C(0xc0a80606) /* 192.168.6.6 */, &other));
 	walk();
 	drain_free();
 	nb = cli_output("show ip neighbors");
@@ -157,13 +158,132 @@ default_route_forwards_unmatched_destinations_but_no_martians(void)
 	m = forwarded(pkt_make(&s), 1);
 	CHECK(m != NULL, "99.1.2.3 not forwarded by the default route");
 	rte_pktmbuf_free(m);
-	s.dst = RTE_IPV4(255, 255, 255, 255);
+	s.dst = UINT32_MAX /* 255.255.255.255 */;
 	ok &= dropped_under(pkt_make(&s), "ip4-input", "ip4 martian destination address");
 	s.dst = RTE_IPV4(127, 0, 0, 1);
 	ok &= dropped_under(pkt_make(&s), "ip4-input", "ip4 martian destination address");
 	CHECK(env_cli("ip route del 0.0.0.0/0") == 0, "del");
 	s.dst = RTE_IPV4(99, 1, 2, 3);
 	ok &= dropped_under(pkt_make(&s), "ip4-lookup", "no route");
+	return ok;
+}
+
+/* An IPv6 frame from port0: UDP, 2001:db8::2 -> dst, hop limit 64. */
+static struct rte_mbuf *
+pkt6(const uint8_t *dst)
+{
+	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
+
+	memset(f, 0, 14 + 40 + 16);
+	memcpy(f, &vfwd.ports[0].mac, 6);
+	memcpy(f + 6, &host_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = 16;
+	f[20] = 17;
+	f[21] = 64;
+	memcpy(f + 22, src, 16);
+	memcpy(f + 38, dst, 16);
+	m->port = vfwd.ports[0].port_id;
+	return m;
+}
+
+static uint16_t
+csum6(const uint8_t *ip6)
+{
+	uint8_t buf[40 + 64];
+	unsigned plen = (unsigned)(ip6[4] << 8 | ip6[5]);
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, ip6 + 8, 32);
+	buf[34] = (uint8_t)(plen >> 8);
+	buf[35] = (uint8_t)plen;
+	buf[39] = ip6[6];
+	memcpy(buf + 40, ip6 + 40, plen);
+	return ip_csum(buf, 40 + plen);
+}
+
+/* RFC 4861: an unresolved IPv6 next hop is solicited at its solicited-node
+ * address; its advertisement is learned and the next packet is forwarded. */
+static int
+unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
+{
+	static const uint8_t dst[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 7, [15] = 1};
+	static const uint8_t nh[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0xff, [15] = 7};
+	static const uint8_t nh_mac[6] = {0x02, 0, 0, 0, 0x77, 0x77};
+	struct rte_mbuf *out[8], *na;
+	unsigned n;
+	uint8_t *f;
+	uint16_t c;
+	int ok = 1;
+
+	CHECK(env_cli("set interface ip address port0 2001:db8::1/64") == 0, "ip6 port0");
+	CHECK(env_cli("set interface ip address port1 2001:db8:ff::1/64") == 0, "ip6 port1");
+	CHECK(env_cli("ip route add 2001:db8:7::/48 via 2001:db8:ff::7 port1") == 0, "route");
+	inject(pkt6(dst));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "%u frames out of port1, want one NS", n);
+	if (n == 1) {
+		const uint8_t *g = rte_pktmbuf_mtod(out[0], const uint8_t *), *ip = g + 14;
+		static const uint8_t snm[16] = {0xff, 2, [11] = 1, 0xff, 0, 0, 7};
+
+		CHECK(g[0] == 0x33 && g[1] == 0x33 && g[2] == 0xff && g[5] == 7, "eth dst");
+		CHECK(memcmp(ip + 24, snm, 16) == 0, "not to the solicited-node address");
+		CHECK(ip[6] == 58 && ip[7] == 255 && ip[40] == 135, "not an NS with hop limit 255");
+		CHECK(memcmp(ip + 48, nh, 16) == 0, "target");
+		CHECK(ip[64] == 1 && ip[65] == 1 && memcmp(ip + 66, &vfwd.ports[1].mac, 6) == 0,
+		      "source link-layer option");
+		CHECK(csum6(ip) == 0, "icmp6 checksum");
+	}
+	rte_pktmbuf_free_bulk(out, n);
+	drain_free();
+	/* the advertisement: 2001:db8:ff::7 -> 2001:db8:ff::1, S+O, target link-layer option */
+	na = rte_pktmbuf_alloc(vfwd.pool);
+	f = (uint8_t *)rte_pktmbuf_append(na, 14 + 40 + 32);
+	memset(f, 0, 14 + 40 + 32);
+	memcpy(f, &vfwd.ports[1].mac, 6);
+	memcpy(f + 6, nh_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = 32;
+	f[20] = 58;
+	f[21] = 255;
+	memcpy(f + 22, nh, 16);
+	memcpy(f + 38, vfwd.ports[1].ip6, 16);
+	f[54] = 136;
+	f[58] = 0x60;
+	memcpy(f + 62, nh, 16);
+	f[78] = 2;
+	f[79] = 1;
+	memcpy(f + 80, nh_mac, 6);
+	c = csum6(f + 14);
+	f[56] = (uint8_t)(c >> 8);
+	f[57] = (uint8_t)c;
+	na->port = vfwd.ports[1].port_id;
+	inject(na);
+	walk();
+	walk();
+	inject(pkt6(dst));
+	walk();
+	n = drain(1, out, 8);
+	CHECK(n == 1, "%u packets out of port1 after the NA", n);
+	if (n != 1) {
+		char *e = cli_output("show errors");
+
+		printf("%s", e);
+		free(e);
+	}
+	if (n == 1) {
+		const uint8_t *g = rte_pktmbuf_mtod(out[0], const uint8_t *);
+
+		CHECK(memcmp(g, nh_mac, 6) == 0 && g[14 + 7] == 63, "not rewritten to the NA's MAC");
+	}
+	rte_pktmbuf_free_bulk(out, n);
 	return ok;
 }
 
@@ -194,6 +314,7 @@ main(void)
 	TEST(requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not);
 	TEST(at_most_64_packets_wait_and_none_longer_than_a_second);
 	TEST(default_route_forwards_unmatched_destinations_but_no_martians);
+	TEST(unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement);
 	printf("1..%d\n", tap_n);
 	rte_eal_cleanup();
 	return tap_failed ? 1 : 0;

@@ -259,7 +259,7 @@ unknown_ethertype_is_dropped_and_counted(void)
 {
 	struct rte_mbuf *m = pkt_ip4(RTE_IPV4(48, 0, 0, 1), 64, 17);
 
-	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type = RTE_BE16(0x86dd);
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type = RTE_BE16(0x88b5);
 	return dropped_under(m, "ethernet-input", "unknown ethertype");
 }
 

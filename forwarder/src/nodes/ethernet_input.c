@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * ethernet-input: accepts a frame only when its destination MAC is the input
- * interface's (or a group address, for ARP), checks that the mbuf chain holds
- * the bytes pkt_len claims, and dispatches by ethertype to ip4-input or
- * arp-input. Everything else is dropped and counted (RFC 1812 5.3.4: a router
+ * interface's (or a group address, for ARP and IPv6 neighbour discovery), checks that the mbuf chain holds
+ * the bytes pkt_len claims, and dispatches by ethertype to ip4-input,
+ * ip6-input or arp-input. Everything else is dropped and counted (RFC 1812 5.3.4: a router
  * forwards no link-layer broadcast or multicast, nor frames for other hosts).
  */
 #include <string.h>
@@ -15,6 +15,7 @@ enum ethernet_input_next {
 	ETHERNET_INPUT_NEXT_DROP,
 	ETHERNET_INPUT_NEXT_IP4,
 	ETHERNET_INPUT_NEXT_ARP,
+	ETHERNET_INPUT_NEXT_IP6,
 	ETHERNET_INPUT_N_NEXT,
 };
 
@@ -54,6 +55,8 @@ ethernet_slow(struct rte_mbuf *m, const struct rte_ether_hdr *eth, uint64_t *err
 	}
 	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
 		return ETHERNET_INPUT_NEXT_ARP;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
+		return ETHERNET_INPUT_NEXT_IP6; /* ND uses multicast MACs; ip6-input sorts them */
 	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
 		if (rte_is_multicast_ether_addr(&eth->dst_addr)) {
 			errors[ETHERNET_INPUT_ERROR_L2_GROUP]++;
@@ -98,6 +101,7 @@ static struct rte_node_register ethernet_input_node = {
 			[ETHERNET_INPUT_NEXT_DROP] = "error-drop",
 			[ETHERNET_INPUT_NEXT_IP4] = "ip4-input",
 			[ETHERNET_INPUT_NEXT_ARP] = "arp-input",
+			[ETHERNET_INPUT_NEXT_IP6] = "ip6-input",
 		},
 };
 

@@ -12,7 +12,7 @@
 #include <rte_arp.h>
 #include <rte_cycles.h>
 #include <rte_ip.h>
-#include <rte_lpm.h>
+#include <rte_fib.h>
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
@@ -195,11 +195,12 @@ held_resolved(struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t hop;
+	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr), hop;
+	uint64_t nh;
 
-	if (rte_lpm_lookup(fib_lpm, rte_be_to_cpu_32(ip->dst_addr), &hop) < 0)
-		hop = __atomic_load_n(&fib_default_adj, __ATOMIC_ACQUIRE);
-	if (hop == UINT32_MAX || adj_table[hop].type < ADJ_GLEAN)
+	rte_fib_lookup_bulk(fib_ip4, &dst, &nh, 1);
+	hop = (uint32_t)nh;
+	if (nh == FIB_MISS || adj_table[hop].type < ADJ_GLEAN)
 		return true;
 	return adj_table[hop].type == ADJ_REWRITE &&
 	       __atomic_load_n(&adj_table[hop].valid, __ATOMIC_ACQUIRE);
@@ -235,6 +236,17 @@ ip4_arp_pending_process(struct rte_graph *graph, struct rte_node *node, void **o
 	cnt = (uint16_t)(st->n_held - k);
 	st->n_held = k;
 	return cnt;
+}
+
+/* Frees every held packet (tests and fuzzers that count mbufs). */
+void
+ip4_arp_pending_flush(void)
+{
+	for (unsigned w = 0; w < MAX_WORKERS; w++) {
+		for (unsigned i = 0; i < arp_states[w].n_held; i++)
+			rte_pktmbuf_free(arp_states[w].held[i].m);
+		arp_states[w].n_held = 0;
+	}
 }
 
 static int

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * ip4-lookup: longest-prefix match of the destination address (rte_lpm, four
- * addresses at a time); the adjacency index travels to ip4-rewrite in the
+ * ip4-lookup: longest-prefix match of the destination address (rte_fib
+ * DIR-24-8, one bulk lookup per vector); the adjacency index travels to ip4-rewrite in the
  * mbuf's dynamic field.
  */
 #include <rte_ip.h>
 #include <rte_cycles.h>
-#include <rte_lpm.h>
+#include <rte_fib.h>
 #include <rte_pause.h>
 
 #include "vfwd_int.h"
@@ -70,7 +70,7 @@ ip4_dst(struct rte_mbuf *m)
 static __rte_noinline rte_edge_t
 ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 {
-	const struct adj *adj = &adj_table[hop];
+	const struct adj *adj;
 
 	if (hop == UINT32_MAX) {
 		errors[IP4_LOOKUP_ERROR_NO_ROUTE]++;
@@ -79,6 +79,7 @@ ip4_lookup_slow(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 		icmp_error_mark(m, 3, 0, 0); /* destination unreachable: net */
 		return IP4_LOOKUP_NEXT_ICMP_ERROR;
 	}
+	adj = &adj_table[hop]; /* only now: &adj_table[UINT32_MAX] is out of bounds (UBSan) */
 	if (adj->type == ADJ_LOCAL)
 		return IP4_LOOKUP_NEXT_LOCAL;
 	if (adj->type == ADJ_BCAST)
@@ -103,36 +104,28 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
-	struct rte_lpm *lpm = fib_lpm;
-	uint32_t miss = __atomic_load_n(&fib_default_adj, __ATOMIC_ACQUIRE);
-	uint16_t i = 0, n_spec = 0;
-	uint32_t hop[4];
+	uint32_t dst[cnt];
+	uint64_t hop[cnt];
+	uint16_t i, n_spec = 0;
 
-	for (; i + 4 <= cnt; i += 4) {
-		xmm_t dst;
-
+	for (i = 0; i + 4 <= cnt; i += 4) {
 		if (i + 8 <= cnt) {
 			node_prefetch_data(pkts[i + 4]);
 			node_prefetch_data(pkts[i + 5]);
 			node_prefetch_data(pkts[i + 6]);
 			node_prefetch_data(pkts[i + 7]);
 		}
-		dst = _mm_set_epi32((int)ip4_dst(pkts[i + 3]), (int)ip4_dst(pkts[i + 2]),
-				    (int)ip4_dst(pkts[i + 1]), (int)ip4_dst(pkts[i]));
-		rte_lpm_lookupx4(lpm, dst, hop, miss);
-		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
-		nexts[i + 1] = ip4_lookup_next(pkts[i + 1], hop[1], errors);
-		nexts[i + 2] = ip4_lookup_next(pkts[i + 2], hop[2], errors);
-		nexts[i + 3] = ip4_lookup_next(pkts[i + 3], hop[3], errors);
-		n_spec += (nexts[i] == IP4_LOOKUP_NEXT_REWRITE) +
-			  (nexts[i + 1] == IP4_LOOKUP_NEXT_REWRITE) +
-			  (nexts[i + 2] == IP4_LOOKUP_NEXT_REWRITE) +
-			  (nexts[i + 3] == IP4_LOOKUP_NEXT_REWRITE);
+		dst[i] = ip4_dst(pkts[i]);
+		dst[i + 1] = ip4_dst(pkts[i + 1]);
+		dst[i + 2] = ip4_dst(pkts[i + 2]);
+		dst[i + 3] = ip4_dst(pkts[i + 3]);
 	}
-	for (; i < cnt; i++) {
-		if (rte_lpm_lookup(lpm, ip4_dst(pkts[i]), &hop[0]) < 0)
-			hop[0] = miss;
-		nexts[i] = ip4_lookup_next(pkts[i], hop[0], errors);
+	for (; i < cnt; i++)
+		dst[i] = ip4_dst(pkts[i]);
+	rte_fib_lookup_bulk(fib_ip4, dst, hop, cnt);
+	for (i = 0; i < cnt; i++) {
+		nexts[i] = ip4_lookup_next(pkts[i], hop[i] == FIB_MISS ? UINT32_MAX : (uint32_t)hop[i],
+					   errors);
 		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}
 	ip4_lookup_slow_down(cnt);

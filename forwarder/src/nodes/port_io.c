@@ -30,6 +30,8 @@ struct port_rx_ctx {
 	struct port_rx_queues *rxq;
 };
 
+static struct port_rx_queues rxq_lists[MAX_WORKERS][MAX_PORTS];
+
 struct port_tx_ctx {
 	uint64_t *errors;
 	uint16_t port_id;
@@ -123,17 +125,14 @@ port_rx_init(const struct rte_graph *graph, struct rte_node *node)
 	if (p == NULL)
 		return -ENOENT;
 	ctx->errors = err_block_for_node(node->name, (unsigned)w);
-	rq = calloc(1, sizeof(*rq)); /* lives as long as the graph: the process */
-	if (rq == NULL)
-		return -ENOMEM;
+	rq = &rxq_lists[w][p - vfwd.ports];
+	memset(rq, 0, sizeof(*rq));
 	rq->port_id = p->port_id;
 	for (uint16_t q = 0; q < p->nb_rxq && rq->nb_q < MAX_RXQ; q++)
 		if (rxq_worker[p - vfwd.ports][q] == w)
 			rq->q[rq->nb_q++] = q;
-	if (rq->nb_q == 0) {
-		free(rq);
+	if (rq->nb_q == 0)
 		return -ENOENT;
-	}
 	ctx->rxq = rq;
 	return 0;
 }

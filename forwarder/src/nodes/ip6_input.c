@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * ip6-input: validates IPv6 headers (version, payload length against the
+ * frame) and addresses (RFC 4291: no multicast, loopback or unspecified
+ * source; no loopback, unspecified or link-local destination forwarded),
+ * trims bytes past the payload, sends multicast ICMPv6 (neighbour discovery)
+ * to ip6-nd and drops other multicast (vfwd routes no multicast). Good packets
+ * go to ip6-lookup; the hop limit is checked by ip6-rewrite.
+ */
+#include <rte_ip.h>
+
+#include "vfwd_int.h"
+#include "node_util.h"
+
+enum ip6_input_next {
+	IP6_INPUT_NEXT_DROP,
+	IP6_INPUT_NEXT_LOOKUP,
+	IP6_INPUT_NEXT_ND,
+	IP6_INPUT_N_NEXT,
+};
+
+#define foreach_ip6_input_error                                                                    \
+	_(TRUNCATED, "ip6 truncated header")                                                       \
+	_(VERSION, "ip6 version != 6")                                                             \
+	_(BAD_LENGTH, "ip6 length > l2 length")                                                    \
+	_(MARTIAN_SRC, "ip6 martian source address")                                               \
+	_(MARTIAN_DST, "ip6 martian destination address")                                          \
+	_(MULTICAST, "ip6 multicast not forwarded")
+
+enum ip6_input_error {
+#define _(sym, str) IP6_INPUT_ERROR_##sym,
+	foreach_ip6_input_error
+#undef _
+		IP6_INPUT_N_ERROR,
+};
+
+static const char *const ip6_input_error_strings[] = {
+#define _(sym, str) str,
+	foreach_ip6_input_error
+#undef _
+};
+
+static inline bool
+ip6_is_unspecified_or_loopback(const uint8_t *a)
+{
+	uint64_t hi, lo;
+
+	memcpy(&hi, a, 8);
+	memcpy(&lo, a + 8, 8);
+	return hi == 0 && (lo == 0 || lo == rte_cpu_to_be_64(1));
+}
+
+static __rte_noinline rte_edge_t
+ip6_input_addr_slow(const struct rte_ipv6_hdr *ip, uint64_t *errors)
+{
+	if (ip->dst_addr[0] == 0xff) {
+		if (ip->proto == IPPROTO_ICMPV6 && ip->src_addr[0] != 0xff)
+			return IP6_INPUT_NEXT_ND;
+		errors[IP6_INPUT_ERROR_MULTICAST]++;
+		return IP6_INPUT_NEXT_DROP;
+	}
+	if (ip->src_addr[0] == 0xff || ip6_is_unspecified_or_loopback(ip->src_addr)) {
+		errors[IP6_INPUT_ERROR_MARTIAN_SRC]++;
+		return IP6_INPUT_NEXT_DROP;
+	}
+	errors[IP6_INPUT_ERROR_MARTIAN_DST]++;
+	return IP6_INPUT_NEXT_DROP;
+}
+
+static inline rte_edge_t
+ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
+{
+	const struct rte_ipv6_hdr *ip;
+	unsigned plen;
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip))) {
+		errors[IP6_INPUT_ERROR_TRUNCATED]++;
+		return IP6_INPUT_NEXT_DROP;
+	}
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	if (unlikely((((const uint8_t *)ip)[0] >> 4) != 6)) {
+		errors[IP6_INPUT_ERROR_VERSION]++;
+		return IP6_INPUT_NEXT_DROP;
+	}
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (unlikely(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen > m->pkt_len)) {
+		errors[IP6_INPUT_ERROR_BAD_LENGTH]++;
+		return IP6_INPUT_NEXT_DROP;
+	}
+	if (unlikely(ip->dst_addr[0] == 0xff || ip->src_addr[0] == 0xff ||
+		     ip6_is_unspecified_or_loopback(ip->src_addr) ||
+		     ip6_is_unspecified_or_loopback(ip->dst_addr) ||
+		     (ip->dst_addr[0] == 0xfe && (ip->dst_addr[1] & 0xc0) == 0x80)))
+		return ip6_input_addr_slow(ip, errors);
+	if (unlikely(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen != m->pkt_len))
+		mbuf_trim_to(m, (uint32_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen));
+	return IP6_INPUT_NEXT_LOOKUP;
+}
+
+static uint16_t
+ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	return node_process_each(graph, node, objs, cnt, IP6_INPUT_NEXT_LOOKUP, ip6_input_check);
+}
+
+static struct rte_node_register ip6_input_node = {
+	.name = "ip6-input",
+	.process = ip6_input_process,
+	.init = node_ctx_errors_init,
+	.nb_edges = IP6_INPUT_N_NEXT,
+	.next_nodes =
+		{
+			[IP6_INPUT_NEXT_DROP] = "error-drop",
+			[IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup",
+			[IP6_INPUT_NEXT_ND] = "ip6-nd",
+		},
+};
+
+RTE_NODE_REGISTER(ip6_input_node);
+
+RTE_INIT(ip6_input_errors)
+{
+	err_register("ip6-input", ip6_input_error_strings, IP6_INPUT_N_ERROR);
+}

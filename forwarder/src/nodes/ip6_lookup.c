@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * ip6-lookup: longest-prefix match of the destination (rte_lpm6, the whole
+ * vector in one bulk lookup); the adjacency index travels to ip6-rewrite in
+ * the mbuf's dynamic field. Packets for the router go to ip6-nd; a link-local
+ * source is never forwarded (RFC 4291 2.5.6).
+ */
+#include <rte_ip.h>
+#include <rte_lpm6.h>
+
+#include "vfwd_int.h"
+#include "node_util.h"
+
+enum ip6_lookup_next {
+	IP6_LOOKUP_NEXT_DROP,
+	IP6_LOOKUP_NEXT_REWRITE,
+	IP6_LOOKUP_NEXT_LOCAL,
+	IP6_LOOKUP_N_NEXT,
+};
+
+#define foreach_ip6_lookup_error                                                                   \
+	_(NO_ROUTE, "ip6 no route")                                                                \
+	_(DROP_ROUTE, "ip6 drop route")                                                            \
+	_(LINK_LOCAL_SRC, "ip6 link-local source not forwarded")
+
+enum ip6_lookup_error {
+#define _(sym, str) IP6_LOOKUP_ERROR_##sym,
+	foreach_ip6_lookup_error
+#undef _
+		IP6_LOOKUP_N_ERROR,
+};
+
+static const char *const ip6_lookup_error_strings[] = {
+#define _(sym, str) str,
+	foreach_ip6_lookup_error
+#undef _
+};
+
+static __rte_noinline rte_edge_t
+ip6_lookup_slow(const struct rte_ipv6_hdr *ip, uint32_t hop, uint64_t *errors)
+{
+	if (hop == UINT32_MAX) {
+		errors[IP6_LOOKUP_ERROR_NO_ROUTE]++;
+		return IP6_LOOKUP_NEXT_DROP;
+	}
+	if (adj6_table[hop].type == ADJ_LOCAL)
+		return IP6_LOOKUP_NEXT_LOCAL;
+	if (adj6_table[hop].type >= ADJ_GLEAN) { /* forwarded, but from a link-local source */
+		errors[IP6_LOOKUP_ERROR_LINK_LOCAL_SRC]++;
+		return IP6_LOOKUP_NEXT_DROP;
+	}
+	RTE_SET_USED(ip);
+	errors[IP6_LOOKUP_ERROR_DROP_ROUTE]++;
+	return IP6_LOOKUP_NEXT_DROP;
+}
+
+static uint16_t
+ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
+	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	uint32_t miss = __atomic_load_n(&fib6_default_adj, __ATOMIC_ACQUIRE);
+	rte_edge_t nexts[cnt];
+	uint8_t dst[cnt][RTE_LPM6_IPV6_ADDR_SIZE];
+	int32_t hop[cnt];
+	uint16_t n_spec = 0;
+
+	for (uint16_t i = 0; i < cnt; i++) {
+		const struct rte_ipv6_hdr *ip =
+			rte_pktmbuf_mtod_offset(pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+
+		memcpy(dst[i], ip->dst_addr, 16);
+	}
+	rte_lpm6_lookup_bulk_func(fib6_lpm, dst, hop, cnt);
+	for (uint16_t i = 0; i < cnt; i++) {
+		const struct rte_ipv6_hdr *ip =
+			rte_pktmbuf_mtod_offset(pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+		uint32_t h = hop[i] < 0 ? miss : (uint32_t)hop[i];
+		bool ll_src = ip->src_addr[0] == 0xfe && (ip->src_addr[1] & 0xc0) == 0x80;
+
+		*mbuf_adj(pkts[i]) = h;
+		if (likely(h != UINT32_MAX && adj6_table[h].type >= ADJ_GLEAN && !ll_src))
+			nexts[i] = IP6_LOOKUP_NEXT_REWRITE;
+		else
+			nexts[i] = ip6_lookup_slow(ip, h, errors);
+		n_spec += nexts[i] == IP6_LOOKUP_NEXT_REWRITE;
+	}
+	node_dispatch(graph, node, objs, cnt, nexts, IP6_LOOKUP_NEXT_REWRITE, n_spec);
+	return cnt;
+}
+
+static struct rte_node_register ip6_lookup_node = {
+	.name = "ip6-lookup",
+	.process = ip6_lookup_process,
+	.init = node_ctx_errors_init,
+	.nb_edges = IP6_LOOKUP_N_NEXT,
+	.next_nodes =
+		{
+			[IP6_LOOKUP_NEXT_DROP] = "error-drop",
+			[IP6_LOOKUP_NEXT_REWRITE] = "ip6-rewrite",
+			[IP6_LOOKUP_NEXT_LOCAL] = "ip6-nd",
+		},
+};
+
+RTE_NODE_REGISTER(ip6_lookup_node);
+
+RTE_INIT(ip6_lookup_errors)
+{
+	err_register("ip6-lookup", ip6_lookup_error_strings, IP6_LOOKUP_N_ERROR);
+}
