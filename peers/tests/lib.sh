@@ -209,7 +209,8 @@ vpp_need_build() {
 vppctl_cfg() { # CONFIG ARGS...: vppctl on the backend's CLI socket (run-dir/cli.sock)
 	local run
 	run=$(awk '$1 == "run-dir" { print $2 }' "$1")
-	"$VPP_PREFIX/bin/vppctl" -s "$run/cli.sock" "${@:2}"
+	LD_LIBRARY_PATH=$(dirname "$(find "$VPP_PREFIX/lib" -maxdepth 2 -name 'libvnet.so*' -print -quit)") \
+		"$VPP_PREFIX/bin/vppctl" -s "$run/cli.sock" "${@:2}"
 }
 vpp_wait_memif_up() { # CONFIG TIMEOUT_S: both memif interfaces connected
 	local i
