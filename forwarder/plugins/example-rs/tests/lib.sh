@@ -55,6 +55,7 @@ vfwd_setup() {
 		set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
 		ip route add 16.0.0.0/8 via 10.0.0.2 port0
 		ip route add 48.0.0.0/8 via 10.0.1.2 port1
+		set ip icmp-error disable
 	EOF
 	for p in "$@"; do
 		echo "set interface feature $p $feature arc ip4-unicast" >>"$dir/setup.cli"

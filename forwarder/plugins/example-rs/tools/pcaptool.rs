@@ -148,6 +148,12 @@ fn mixed(reverse: bool, count: u32) -> Vec<Vec<u8>> {
             11 => other(ETH_IP6, size),
             _ => other(ETH_UNKNOWN, size),
         };
+        // vfwd takes only frames for its own port's MAC: reverse traffic enters port1, whose
+        // net_pcap MAC ends in 01 (DPDK numbers pcap ports' MACs in creation order).
+        let mut p = p;
+        if reverse && p[0..6] == DST_MAC {
+            p[5] = 0x01;
+        }
         pkts.push(p);
     }
     pkts
