@@ -263,6 +263,27 @@ parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
 		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
 }
 
+/* hw-addr MAC: a unicast MAC in six hex pairs, as VPP's `create interface ... hw-addr` */
+static int
+parse_hw_addr(struct lexer *lx, struct port_conf *pc)
+{
+	char buf[32], tail;
+	unsigned b[6];
+	int rc = lex_value(lx, "hw-addr", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	if (sscanf(buf, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6 ||
+	    strlen(buf) != 17 || (b[0] & 1) != 0)
+		return lex_error(lx, lx->tok_line,
+				 "hw-addr '%s': want a unicast MAC like 02:00:00:00:00:01", buf);
+	for (unsigned i = 0; i < 6; i++)
+		pc->mac[i] = (uint8_t)b[i];
+	pc->has_mac = true;
+	return 0;
+}
+
 static int
 parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 {
@@ -307,6 +328,8 @@ parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 		} else if (tok_is(lx, "num-rx-queues")) {
 			rc = lex_uint(lx, "num-rx-queues", 1, MAX_WORKERS, &v);
 			pc->nb_rxq = (uint16_t)v;
+		} else if (tok_is(lx, "hw-addr")) {
+			rc = parse_hw_addr(lx, pc);
 		} else {
 			return lex_error(lx, lx->tok_line, "unknown device option '%s'", lx->tok);
 		}
@@ -487,7 +510,8 @@ conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
 		return 0; /* cannot tell: leave it to the EAL */
 	for (int c = 0; c < CPU_SETSIZE && n < (int)sizeof(avail) - 8; c++)
 		if (CPU_ISSET(c, &set))
-			n += snprintf(avail + n, sizeof(avail) - (size_t)n, "%s%d", n ? "," : "", c);
+			n += snprintf(avail + n, sizeof(avail) - (size_t)n, "%s%d", n ? "," : "",
+				      c);
 	if (!CPU_ISSET(conf->main_core, &set)) {
 		snprintf(err, errlen, "%s:%d: main-core %d is not a CPU this process may use (%s)",
 			 conf->file, conf->main_core_line ? conf->main_core_line : 1,
@@ -497,9 +521,9 @@ conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
 	for (unsigned i = 0; i < conf->n_workers; i++) {
 		if (conf->workers[i] < CPU_SETSIZE && CPU_ISSET(conf->workers[i], &set))
 			continue;
-		snprintf(err, errlen, "%s:%d: worker core %u is not a CPU this process may use (%s)",
-			 conf->file, conf->workers_line ? conf->workers_line : 1, conf->workers[i],
-			 avail);
+		snprintf(err, errlen,
+			 "%s:%d: worker core %u is not a CPU this process may use (%s)", conf->file,
+			 conf->workers_line ? conf->workers_line : 1, conf->workers[i], avail);
 		return -EINVAL;
 	}
 	return 0;

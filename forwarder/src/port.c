@@ -96,9 +96,19 @@ port_start(struct port *p)
 	 * checks it too, for the PMDs that cannot filter (pcap, ring, vhost) */
 	rte_eth_promiscuous_disable(p->port_id);
 	rte_eth_allmulticast_enable(p->port_id); /* IPv6 ND: solicited-node multicast */
-	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
-	if (rc < 0)
-		return rc;
+	if (p->has_hw_addr) {
+		/* PMDs that cannot take a MAC (net_pcap) keep theirs; vfwd still uses hw-addr
+		 * as the port's address: ethernet-input filters in software, the rewrite
+		 * writes it as the source */
+		rc = rte_eth_dev_default_mac_addr_set(p->port_id, &p->hw_addr);
+		if (rc < 0 && rc != -ENOTSUP)
+			return rc;
+		p->mac = p->hw_addr;
+	} else {
+		rc = rte_eth_macaddr_get(p->port_id, &p->mac);
+		if (rc < 0)
+			return rc;
+	}
 	memcpy(&port_mac48[p->port_id], &p->mac, 6);
 	if (rte_eth_dev_get_mtu(p->port_id, &p->mtu) < 0 || p->mtu == 0)
 		p->mtu = RTE_ETHER_MTU;

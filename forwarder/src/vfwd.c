@@ -123,6 +123,12 @@ ports_probe(const struct vfwd_conf *conf, char *err, size_t errlen)
 				 pc->name, strerror(-rc));
 			return rc;
 		}
+		if (pc->has_mac) {
+			struct port *p = &vfwd.ports[vfwd.n_ports - 1];
+
+			memcpy(p->hw_addr.addr_bytes, pc->mac, sizeof(pc->mac));
+			p->has_hw_addr = true;
+		}
 	}
 	return 0;
 }

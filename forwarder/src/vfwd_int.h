@@ -30,6 +30,8 @@ struct port_conf {
 	char devargs[PATH_LEN];
 	bool is_vdev;
 	uint16_t nb_rxd, nb_txd, nb_rxq;
+	bool has_mac; /* dev ... { hw-addr MAC }: the port's MAC instead of the PMD's */
+	uint8_t mac[6];
 	int line;
 };
 
@@ -44,7 +46,7 @@ struct vfwd_conf {
 	char exec[PATH_LEN];
 	char eal_args[1024];
 	int main_core;
-	int rx_mode; /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
+	int rx_mode;	    /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
 	int main_core_line; /* 0 when main-core is the default */
 	int workers_line;
 	unsigned n_workers;
@@ -72,6 +74,8 @@ struct port {
 	uint16_t nb_rxq, nb_txq;
 	uint16_t nb_rxd, nb_txd;
 	struct rte_ether_addr mac;
+	struct rte_ether_addr hw_addr; /* dev ... { hw-addr MAC } (has_hw_addr) */
+	bool has_hw_addr;
 	uint32_t ip4; /* host order, 0 when unset */
 	uint8_t ip4_len;
 	uint16_t mtu; /* largest IP packet sent, bytes (VPP's "packet" mtu) */
@@ -185,7 +189,7 @@ struct adj {
 	uint16_t port_id; /* ethdev port */
 	uint16_t tx_edge; /* edge from ip4-rewrite to <port>-output */
 	uint16_t refs;
-	uint16_t mtu; /* the output interface's */
+	uint16_t mtu;	     /* the output interface's */
 	uint32_t nh;	     /* next hop, host order */
 	uint8_t rewrite[12]; /* dst mac, src mac */
 };
@@ -199,7 +203,8 @@ struct ip4_own_set {
 };
 extern struct ip4_own_set ip4_own;
 extern struct rte_fib *fib_ip4;
-#define FIB_MISS 0x7fffffffu /* rte_fib's next hop for "no route" (4-byte next hops keep bit 31) */
+#define FIB_MISS 0x7fffffffu /* rte_fib's next hop for "no route" (4-byte next hops keep bit 31)   \
+			      */
 int fib_init(void);
 int fib_route_add(uint32_t prefix, uint8_t len, uint32_t nh, int port_index, enum adj_type t,
 		  char *err, size_t errlen);
@@ -219,7 +224,8 @@ struct arp_learn_msg {
 	uint32_t ip; /* host order */
 	uint16_t port_id;
 	uint8_t mac[6];
-	uint8_t kind; /* ARP_MSG_LEARN: a sender to learn; ARP_MSG_REQUESTED: ip4-arp asked for ip */
+	uint8_t kind; /* ARP_MSG_LEARN: a sender to learn; ARP_MSG_REQUESTED: ip4-arp asked for ip
+		       */
 	uint8_t pad[3];
 };
 uint16_t rewrite_edge_for_port(uint16_t port_id);
@@ -246,10 +252,10 @@ int fib6_init(void);
 int fib6_route_add(const uint8_t *prefix, uint8_t len, const uint8_t *nh, int port_index,
 		   enum adj_type t, char *err, size_t errlen);
 int fib6_route_del(const uint8_t *prefix, uint8_t len, char *err, size_t errlen);
-int fib6_interface_address_set(int port_index, const uint8_t *ip, uint8_t len, bool del,
-			       char *err, size_t errlen);
-int fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr *mac,
-		      bool del, bool is_static);
+int fib6_interface_address_set(int port_index, const uint8_t *ip, uint8_t len, bool del, char *err,
+			       size_t errlen);
+int fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr *mac, bool del,
+		      bool is_static);
 void fib6_show(struct vfwd_cli_out *out);
 void fib6_neighbors_show(struct vfwd_cli_out *out);
 int fib6_punt_poll(void);
