@@ -33,6 +33,15 @@ expect_error bad_number_is_refused 2 "'num-rx-desc' wants a number" \
 	'dpdk {
 	vdev net_null0 { name port0 num-rx-desc lots }
 }'
+expect_error multicast_or_malformed_hw_addr_is_refused 2 "hw-addr '03:00:00:00:00:01': want a unicast MAC" \
+	'dpdk {
+	vdev net_null0 { name port0 hw-addr 03:00:00:00:00:01 }
+}'
+expect_error short_hw_addr_is_refused 3 "hw-addr '02:00:00:01': want a unicast MAC" \
+	'dpdk {
+	vdev net_null0 { name port0 }
+	vdev net_null1 { name port1 hw-addr 02:00:00:01 }
+}'
 expect_error missing_brace_is_refused 1 "missing '}' for this '{'" \
 	'cpu {
 	main-core 0
