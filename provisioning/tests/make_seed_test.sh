@@ -126,7 +126,11 @@ fi
 # ...and if vfwd is in the tree, vfwd itself accepts the rendered file.
 vfwd=${VFWD:-$prov/../build/vfwd/default/bin/vfwd}
 if [ -x "$vfwd" ]; then
-	if err=$("$vfwd" --check -c "$tmp/startup.conf" 2>&1); then
+	# --check also refuses cores this host's process may not use: the file is the guest's
+	# (workers 1-2 of its 3 vCPUs), so its worker list becomes one this host has; every
+	# other line is checked as rendered.
+	sed 's/corelist-workers 1-2/corelist-workers 1/' "$tmp/startup.conf" >"$tmp/startup.host.conf"
+	if err=$("$vfwd" --check -c "$tmp/startup.host.conf" 2>&1); then
 		tap ok vfwd_accepts_the_default_startup_file
 	else
 		tap fail vfwd_accepts_the_default_startup_file "${err//$'\n'/; }"
