@@ -498,6 +498,34 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 /* Every core the file names must be one this process may run on; checked when
  * vfwd starts (and by --check), not by the parser, so a file can be checked
  * for another machine's layout with conf_parse_string alone. */
+/* cpus_online SET: the CPUs in /sys/devices/system/cpu/online ("0-3,6"), else this
+ * process's affinity; -1 when neither can be read. */
+static int
+cpus_online(cpu_set_t *set)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	unsigned a, b;
+	int got = -1;
+
+	CPU_ZERO(set);
+	if (f != NULL) {
+		while (fscanf(f, "%u", &a) == 1) {
+			b = a;
+			if (fscanf(f, "-%u", &b) != 1)
+				b = a;
+			for (unsigned c = a; c <= b && c < CPU_SETSIZE; c++)
+				CPU_SET(c, set);
+			got = 0;
+			if (fgetc(f) != ',')
+				break;
+		}
+		fclose(f);
+	}
+	if (got < 0 && sched_getaffinity(0, sizeof(*set), set) == 0)
+		got = 0;
+	return got;
+}
+
 int
 conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
 {
@@ -505,15 +533,17 @@ conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
 	char avail[128] = "";
 	int n = 0;
 
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+	/* Online CPUs, not this process's affinity: an isolated CPU (isolcpus, as the DUT VM
+	 * boots) is outside the default affinity yet is exactly where a worker belongs. */
+	if (cpus_online(&set) < 0)
 		return 0; /* cannot tell: leave it to the EAL */
 	for (int c = 0; c < CPU_SETSIZE && n < (int)sizeof(avail) - 8; c++)
 		if (CPU_ISSET(c, &set))
 			n += snprintf(avail + n, sizeof(avail) - (size_t)n, "%s%d", n ? "," : "",
 				      c);
-	if (!CPU_ISSET(conf->main_core, &set)) {
-		snprintf(err, errlen, "%s:%d: main-core %d is not a CPU this process may use (%s)",
+	if (conf->main_core >= CPU_SETSIZE || !CPU_ISSET(conf->main_core, &set)) {
+		snprintf(err, errlen,
+			 "%s:%d: main-core %d is not a CPU this machine has online (%s)",
 			 conf->file, conf->main_core_line ? conf->main_core_line : 1,
 			 conf->main_core, avail);
 		return -EINVAL;
@@ -522,8 +552,9 @@ conf_check_cores(const struct vfwd_conf *conf, char *err, size_t errlen)
 		if (conf->workers[i] < CPU_SETSIZE && CPU_ISSET(conf->workers[i], &set))
 			continue;
 		snprintf(err, errlen,
-			 "%s:%d: worker core %u is not a CPU this process may use (%s)", conf->file,
-			 conf->workers_line ? conf->workers_line : 1, conf->workers[i], avail);
+			 "%s:%d: worker core %u is not a CPU this machine has online (%s)",
+			 conf->file, conf->workers_line ? conf->workers_line : 1, conf->workers[i],
+			 avail);
 		return -EINVAL;
 	}
 	return 0;
