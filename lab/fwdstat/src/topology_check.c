@@ -266,6 +266,21 @@ check_forwarding(struct topo *t, const struct node *nd)
 	}
 }
 
+/*
+ * validate.N (N a whole number): a check of `fwdlab validate`, in either kind of topology;
+ * what the check says is lab/lib/validate.sh's to read (and refuse with FILE:LINE).
+ */
+static int
+topo_is_validate_key(const char *k)
+{
+	if (strncmp(k, "validate.", 9) != 0 || k[9] == '\0')
+		return 0;
+	for (k += 9; *k != '\0'; k++)
+		if (*k < '0' || *k > '9')
+			return 0;
+	return 1;
+}
+
 /* One NODE.FIELD setting of a declared node. */
 static void
 vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const char *field,
@@ -313,7 +328,8 @@ vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 	char prefix[MAX_NAME + 2];
 	long node;
 
-	if (strcmp(e->key, "nodes") == 0 || strcmp(e->key, "links") == 0)
+	if (strcmp(e->key, "nodes") == 0 || strcmp(e->key, "links") == 0 ||
+	    topo_is_validate_key(e->key))
 		return;
 	if (strcmp(e->key, "data_mtu") == 0)
 		topo_check_uint(t, e, 68, 65535, NULL);
@@ -447,6 +463,8 @@ host_key(struct topo *t, const struct topo_entry *e)
 	static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 	const char *k = e->key;
 
+	if (topo_is_validate_key(k))
+		return;
 	if (strcmp(k, "vfwd.rx_mode") == 0)
 		host_word(t, e, rx_modes, "auto, poll, adaptive or interrupt");
 	else if (strcmp(k, "tgen.pacing") == 0)
