@@ -98,9 +98,9 @@ validate_run_one() {
 			echo "the DUT is peer backend $(peer_current), not vfwd"
 			return 2
 		fi
-		out=$(dut_ctl show version 2>&1 | head -n1) || { echo "show version failed: $out"; return 1; }
+		out=$(dut_ctl show version 2>&1) || { echo "show version failed: $out"; return 1; }
 		if [ -n "$rest" ]; then
-			grep -qF -- "$rest" <<<"$out" || { echo "'$out' does not contain '$rest'"; return 1; }
+			grep -qF -- "$rest" <<<"$out" || { echo "'$(head -n1 <<<"$out")' does not contain '$rest'"; return 1; }
 		else
 			local info
 			info=$(mktemp)
@@ -108,12 +108,13 @@ validate_run_one() {
 			want=$(jq -r '"\(.version) \(.label) \(.git_rev)"' "$info" 2>/dev/null) || want=""
 			if [ -z "$want" ] || ! version_names_build "$out" "$info"; then
 				rm -f "$info"
-				echo "'$out' does not name the live build (${want:-no build-info.json})"
+				echo "'$(head -n1 <<<"$out")' does not name the live build (${want:-no build-info.json})"
 				return 1
 			fi
 			rm -f "$info"
+			out="$(head -n1 <<<"$out"); names the live build ($want)"
 		fi
-		echo "$out"
+		head -n1 <<<"$out"
 		;;
 	trial)
 		read -r a b <<<"$rest"
