@@ -1,13 +1,14 @@
 # shellcheck shell=bash
 # Several labs on one host: --instance N (or FWDLAB_INSTANCE=N), N from 1 to 99, gives a
 # lab its own
-#   state folder    .lab/TOPOLOGY-N (sockets, pid files, logs, disks, seeds, ssh key, XML)
+#   state folder    .lab/TOPOLOGY-N (sockets, pid files, logs, disks, seeds, ssh key, XML);
+#                   with FWDLAB_STATE=DIR set, DIR-N
 #   DPDK prefixes   derived from the state folder (topologies/host: lab_prefix)
 #   CPU plan        computed into its own state folder (plan.env, plan.txt)
 #   libvirt names   prefix fwdlabN (domains, networks, bridges fwdlabN-l0, MACs hashed on it)
 #   mgmt subnet     the file's mgmt_subnet with N added to its third octet (192.168.151 for 1)
 # Without an instance nothing changes (.lab/TOPOLOGY, prefix fwdlab, the file's subnet).
-# FWDLAB_STATE, FWDLAB_NAME and FWDLAB_MGMT_SUBNET, when set, win over what N gives.
+# FWDLAB_NAME and FWDLAB_MGMT_SUBNET, when set, win over what N gives.
 
 INSTANCE=${FWDLAB_INSTANCE:-}
 
@@ -16,7 +17,7 @@ INSTANCE=${FWDLAB_INSTANCE:-}
 instance_apply() {
 	[ -n "$INSTANCE" ] || return 0
 	[[ $INSTANCE =~ ^[1-9][0-9]?$ ]] || die "--instance $INSTANCE: a number from 1 to 99"
-	STATE=${FWDLAB_STATE:-$TOP/.lab/$TOPOLOGY-$INSTANCE}
+	STATE=${FWDLAB_STATE:-$TOP/.lab/$TOPOLOGY}-$INSTANCE
 	export FWDLAB_NAME=${FWDLAB_NAME:-fwdlab$INSTANCE}
 	if [ -z "${FWDLAB_MGMT_SUBNET:-}" ] && [ "$TOPOLOGY" != host ]; then
 		local subnet c
