@@ -3,8 +3,8 @@
 # Link impairments for robustness experiments: tc netem on the host side of a data link.
 # A b2b link is a libvirt network whose bridge (link_bridge) holds one tap per VM on it;
 # netem goes on the root qdisc of each tap, so both directions of the link are impaired
-# (a tap's egress is what the host sends into that guest). LINK is the link's index (0),
-# its network's name (fwdlab-link0), or its ends as `links` writes them (tg.port0-dut.port0).
+# (a tap's egress is what the host sends into that guest). LINK is the link's index (0 or
+# link0, as `fwdlab xml` names its file), its network's name (fwdlab-link0), or its ends as `links` writes them (tg.port0-dut.port0).
 # What was set is kept in $STATE/netem/ (one file per tap), shown by `status` and
 # `netem show`, and removed by `down` (and by `netem LINK off`).
 # The host topology's links are vhost-user sockets, with no kernel interface to impair.
@@ -14,7 +14,7 @@ NETEM_DELAY="" NETEM_LOSS=""
 # netem_link_index LINK: the index of LINK in the topology's links.
 netem_link_index() {
 	local want=$1 i=0 l
-	if [[ $want =~ ^[0-9]+$ ]]; then want=$(link_net "$want"); fi
+	if [[ $want =~ ^(link)?([0-9]+)$ ]]; then want=$(link_net "${BASH_REMATCH[2]}"); fi
 	for l in $(kv_get "$TOPO_CONF" links); do
 		if [ "$want" = "$l" ] || [ "$want" = "$(link_net "$i")" ]; then
 			echo "$i"
@@ -22,7 +22,7 @@ netem_link_index() {
 		fi
 		i=$((i + 1))
 	done
-	die "netem: no link '$1' in $TOPO_CONF (links = $(kv_get "$TOPO_CONF" links); or an index from 0, or a network name like $(link_net 0))"
+	die "netem: no link '$1' in $TOPO_CONF (links = $(kv_get "$TOPO_CONF" links); or link0, link1, ..., or a network name like $(link_net 0))"
 }
 
 # netem_taps INDEX: the interfaces on the link's bridge, one a line.
@@ -102,12 +102,12 @@ netem() {
 	[ ${#args[@]} -gt 0 ] || exit 1
 	taps=$(netem_taps "$idx")
 	[ -n "$taps" ] || die "netem: the bridge $(link_bridge "$idx") has no interface on it (no VM runs on link $idx)"
-	mkdir -p "$STATE/netem"
 	for dev in $taps; do
 		if [ "$dry" = 1 ]; then
 			netem_cmd "$dev" "${args[@]}" | tr '\n' ' ' | sed 's/ $/\n/'
 			continue
 		fi
+		mkdir -p "$STATE/netem"
 		mapfile -t cmd < <(netem_cmd "$dev" "${args[@]}")
 		"${cmd[@]}" || die "netem: ${cmd[*]} failed"
 		printf 'link %s %s dev %s: %s\n' "$idx" "$(link_net "$idx")" "$dev" "${args[*]}" |
