@@ -59,10 +59,12 @@ capture() {
 			;;
 		esac
 	done
-	[ -n "$node" ] && [ -n "$port" ] ||
+	if [ -z "$node" ] || [ -z "$port" ]; then
 		die "capture: which link end? (capture NODE PORT [--count N] [--duration S] [--out FILE])"
-	[[ $count =~ ^[1-9][0-9]{0,5}$ ]] && [ "$count" -le 1000000 ] ||
+	fi
+	if ! [[ $count =~ ^[1-9][0-9]{0,6}$ ]] || [ "$count" -gt 1000000 ]; then
 		die "capture: --count $count: a whole number from 1 to 1000000"
+	fi
 	[[ $secs =~ ^[1-9][0-9]{0,4}$ ]] || die "capture: --duration $secs: whole seconds, at least 1"
 	out=${out:-$PWD/capture-$node-$port.pcap}
 	[ -d "$(dirname "$out")" ] || die "capture: the folder of $out does not exist"

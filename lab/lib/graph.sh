@@ -9,6 +9,7 @@
 #   net ID LABEL                 (a network that is not a data link: b2b's management)
 #   attach NODE NET LABEL        (a node's interface on such a network)
 
+# shellcheck disable=SC2153 # STATE is lab/fwdlab's
 # graph_host_model: the host topology: vfwd and tgen, two host processes, two vhost-user
 # sockets (or memif, for a generator that speaks memif).
 graph_host_model() {

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # STATE is lab/fwdlab's (and its topology driver's)
 # Several labs on one host: --instance N (or FWDLAB_INSTANCE=N), N from 1 to 99, gives a
 # lab its own
 #   state folder    .lab/TOPOLOGY-N (sockets, pid files, logs, disks, seeds, ssh key, XML);

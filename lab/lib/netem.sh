@@ -43,8 +43,10 @@ netem_args() {
 		args+=(delay "$NETEM_DELAY")
 	fi
 	if [ -n "$NETEM_LOSS" ]; then
-		[[ $NETEM_LOSS =~ ^[0-9]+(\.[0-9]+)?%$ ]] && [ "$(echo "${NETEM_LOSS%\%} <= 100" | bc)" = 1 ] ||
+		if ! [[ $NETEM_LOSS =~ ^[0-9]+(\.[0-9]+)?%$ ]] ||
+			[ "$(echo "${NETEM_LOSS%\%} <= 100" | bc)" != 1 ]; then
 			die "netem: --loss $NETEM_LOSS: a percentage from 0% to 100% (0.1%)"
+		fi
 		args+=(loss "$NETEM_LOSS")
 	fi
 	if [ -n "${RATE:-}" ]; then

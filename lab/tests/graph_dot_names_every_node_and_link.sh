@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC1091,SC2154 # eval checks expand later
+# shellcheck disable=SC2016,SC1091,SC2154,SC2034 # eval checks expand later (and read out, rc)
 # fwdlab graph draws a topology from its file, lab up or not: graphviz itself reads the dot
 # output (dot -Tjson) and finds one graph node per topology node and one edge per data link,
 # each edge between the link's two nodes and labelled with both ends; the mermaid output

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2034 # checks are eval'd later, by check()
+# shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd later, by check(); the cleanup runs from the EXIT trap
 # Two host-topology labs at once, --instance 1 and --instance 2 (FWDLAB_INSTANCE too): each
 # has its own state folder, vhost-user sockets, CLI socket and DPDK file prefixes; both are up
 # together and a 1 kpps trial through each passes tx == rx with its own vfwd counting every

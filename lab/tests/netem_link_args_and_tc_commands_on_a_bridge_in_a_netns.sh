@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC1091,SC2154 # eval checks expand later
+# shellcheck disable=SC2016,SC1091,SC2154,SC2034 # eval checks expand later (and read out, rc)
 # fwdlab netem LINK on a b2b link, without VMs: a network namespace made here holds the
 # link's bridge (FWDLAB_NAME=nt: nt-l0, as libvirt would name it) with two veth ports in
 # place of the two VMs' taps. --dry-run prints one `tc qdisc replace ... netem` per port,
