@@ -87,8 +87,8 @@ pcap_trace_copy(struct pcap_trace *t, struct rte_mbuf **pkts, uint16_t n)
 }
 
 static uint16_t
-pcap_rx_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
-	   uint16_t max_pkts, void *arg)
+pcap_rx_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf **pkts, uint16_t n, uint16_t max_pkts,
+	   void *arg)
 {
 	RTE_SET_USED(port_id);
 	RTE_SET_USED(queue);
@@ -110,8 +110,8 @@ pcap_tx_cb(uint16_t port_id, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
 static int
 pcap_trace_write(struct pcap_trace *t, uint32_t *written)
 {
-	const uint32_t hdr[6] = {0xa1b23c4d, 2 | (4u << 16), 0, 0, t->snaplen,
-				 PCAP_LINKTYPE_ETHERNET};
+	const uint32_t hdr[6] = {0xa1b23c4d, 2 | (4u << 16), 0,
+				 0,	     t->snaplen,     PCAP_LINKTYPE_ETHERNET};
 	uint32_t n = RTE_MIN(t->next, t->max);
 	char tmp[PATH_LEN + 8];
 	FILE *f;
@@ -194,8 +194,8 @@ out_detach:
 }
 
 static int
-pcap_arg_uint(struct vfwd_cli_out *out, const char *what, const char *s, uint32_t lo,
-	      uint32_t hi, uint32_t *v)
+pcap_arg_uint(struct vfwd_cli_out *out, const char *what, const char *s, uint32_t lo, uint32_t hi,
+	      uint32_t *v)
 {
 	char *end;
 	unsigned long x;
@@ -223,7 +223,8 @@ pcap_trace_off(struct vfwd_cli_out *out, struct pcap_trace *t)
 	rte_free(t->slots);
 	t->slots = NULL;
 	if (rc < 0)
-		return cli_error(out, rc, "pcap trace: cannot write %s: %s", t->file, strerror(-rc));
+		return cli_error(out, rc, "pcap trace: cannot write %s: %s", t->file,
+				 strerror(-rc));
 	vfwd_cli_printf(out, "pcap trace: %u frames of %s %s%s%s written to %s\n", written,
 			t->port->name, t->rx ? "rx" : "", t->rx && t->tx ? "+" : "",
 			t->tx ? "tx" : "", t->file);
@@ -242,9 +243,12 @@ cmd_pcap_trace(struct vfwd_cli_out *out, int argc, char **argv)
 	if (argc == 1 && strcmp(argv[0], "off") == 0)
 		return pcap_trace_off(out, t);
 	if (argc < 2)
-		return cli_error(out, -EINVAL, "usage: pcap trace PORT rx|tx|rxtx [max N] [snaplen BYTES] [file PATH] | off");
+		return cli_error(out, -EINVAL,
+				 "usage: pcap trace PORT rx|tx|rxtx [max N] [snaplen BYTES] [file "
+				 "PATH] | off");
 	if (t->on)
-		return cli_error(out, -EBUSY, "pcap trace: a capture of %s is on (pcap trace off first)",
+		return cli_error(out, -EBUSY,
+				 "pcap trace: a capture of %s is on (pcap trace off first)",
 				 t->port->name);
 	p = port_by_name(argv[0]);
 	if (p == NULL)
@@ -262,7 +266,8 @@ cmd_pcap_trace(struct vfwd_cli_out *out, int argc, char **argv)
 		else if (strcmp(argv[i], "file") == 0 && strlen(argv[i + 1]) < PATH_LEN - 8)
 			rc = 0, file = argv[i + 1];
 		else
-			rc = cli_error(out, -EINVAL, "pcap trace: unknown or bad option '%s'", argv[i]);
+			rc = cli_error(out, -EINVAL, "pcap trace: unknown or bad option '%s'",
+				       argv[i]);
 		if (rc < 0)
 			return rc;
 	}
@@ -304,10 +309,10 @@ cmd_show_pcap_trace(struct vfwd_cli_out *out, int argc, char **argv)
 		vfwd_cli_printf(out, "pcap trace: off\n");
 		return 0;
 	}
-	vfwd_cli_printf(out, "pcap trace: %s %s%s%s on, %u of %u frames, into %s\n",
-			t->port->name, t->rx ? "rx" : "", t->rx && t->tx ? "+" : "",
-			t->tx ? "tx" : "", RTE_MIN(__atomic_load_n(&t->next, __ATOMIC_RELAXED), t->max),
-			t->max, t->file);
+	vfwd_cli_printf(out, "pcap trace: %s %s%s%s on, %u of %u frames, into %s\n", t->port->name,
+			t->rx ? "rx" : "", t->rx && t->tx ? "+" : "", t->tx ? "tx" : "",
+			RTE_MIN(__atomic_load_n(&t->next, __ATOMIC_RELAXED), t->max), t->max,
+			t->file);
 	return 0;
 }
 
