@@ -78,6 +78,27 @@ topo_plan() {
 	elif [ "$rc" -ne 0 ]; then
 		die "plan failed"
 	fi
+	local dut tg
+	dut=$(node_by_role dut) tg=$(node_by_role tg)
+	echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)"
+	echo "  $tg: tgen --pacing $(node_mode "$tg" pacing sleep busy)"
+}
+
+# node_mode NODE KEY YIELDING BUSY: NODE.KEY of the topology file (rx_mode for vfwd,
+# pacing for tgen); `auto`, the default, is YIELDING when one of the node's forwarding
+# vCPUs shares a host CPU in the plan (a guest that busy-polls there takes that CPU from
+# the other guest's vCPUs and from QEMU), BUSY when each has a CPU of its own.
+node_mode() {
+	local v
+	v=$(kv_get "$TOPO_CONF" "$1.$2" auto)
+	if [ "$v" = auto ]; then
+		if grep -qx "PLAN_${1}_SHARED=1" "$STATE/plan.env" 2>/dev/null; then
+			v="$3 (auto: a forwarding vCPU shares a host CPU)"
+		else
+			v="$4 (auto: forwarding vCPUs have host CPUs of their own)"
+		fi
+	fi
+	echo "$v"
 }
 
 # ---- ssh --------------------------------------------------------------------------------
@@ -201,8 +222,9 @@ tgen_eal() {
 tgen_port_args() {
 	local dut
 	dut=$(node_by_role dut)
-	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s' "$(port_mac "$dut" port0)" \
-		"$(port_mac "$dut" port1)" "$(kv_get "$TOPO_CONF" tgen_link 10gbps)"
+	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(port_mac "$dut" port0)" \
+		"$(port_mac "$dut" port1)" "$(kv_get "$TOPO_CONF" tgen_link 10gbps)" \
+		"$(node_mode "$(node_by_role tg)" pacing sleep busy | cut -d' ' -f1)"
 }
 
 topo_abort() {
@@ -392,7 +414,8 @@ node_files() {
 	done < <(node_ports "$TOPO_CONF" "$node")
 	if [ "$role" = dut ]; then
 		dut_setup_cli >"$STATE/$node-setup.cli"
-		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli")
+		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli"
+			--rx-mode "$(node_mode "$node" rx_mode adaptive poll | cut -d' ' -f1)")
 	fi
 	"$TOP/provisioning/make-seed" "${seed_args[@]}" >/dev/null || die "make-seed failed for $node"
 }
