@@ -445,6 +445,24 @@ images_present() {
 	done
 }
 
+# images_ours: every node boots an image `make images` makes (images/out/), not a user's own.
+images_ours() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		[[ $(node_image "$node") == "$TOP/images/out/"* ]] || return 1
+	done
+}
+
+# overlays_present: a node's overlay disk exists, so its image is in use (the lab is up, or
+# was not taken down): it must not change under the overlay.
+overlays_present() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		[ ! -e "$STATE/$node.qcow2" ] || return 0
+	done
+	return 1
+}
+
 net_up() { # URI NAME XMLFILE
 	if ! vsh "$1" net-info "$2" >/dev/null 2>&1; then
 		vsh "$1" net-define "$3" >/dev/null || die "net-define $2 failed"
@@ -466,6 +484,12 @@ topo_up() {
 		say "VM images missing: building them (make images)"
 		make -C "$TOP" images || die "make images failed (its output is above)"
 		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
+	elif images_ours && ! overlays_present; then
+		# The project's own images carry the tree's vfwd and tgen: make them again when
+		# those (or the recipe) changed since, before any overlay disk is made on them.
+		# `make images` is incremental (an inputs key), so an unchanged tree costs seconds.
+		say "checking that the VM images carry this tree's builds (make images)"
+		make -s -C "$TOP" images || die "make images failed (its output is above)"
 	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
