@@ -8,7 +8,8 @@
 # tgen's port1 MAC), 16.0.0.1 -> 48.0.0.1, UDP 1025 -> 12, 1496 bytes (the 1500-byte
 # frame without its FCS). With no traffic, --duration stops it with an empty, readable
 # file. After a capture nothing is left in vfwd's path: pcap trace is off and a trial
-# counts every packet. Bad arguments and a lab that is down are refused by name.
+# counts every packet. Bad arguments and a lab that is down are refused by name. `report`
+# of the runs adds the topology's graph (dot and svg).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/tap.sh
@@ -85,5 +86,10 @@ check "--count 0 is refused" eval '[ "$rc" -ne 0 ] && grep -q "count 0: a whole 
 rc=0
 out=$(lab capture 2>&1) || rc=$?
 check "capture without NODE PORT says what it needs" eval '[ "$rc" -ne 0 ] && grep -q "capture NODE PORT" <<<"$out"'
+# report includes the graph of the runs' topology (fwdlab graph)
+lab report "$tmp/results" --out "$tmp/report" >"$tmp/report.log" 2>&1 || echo "# report failed"
+check "report adds the graph of the host topology its runs name" \
+	eval 'grep -q "\"vfwd\" \[label=\"vfwd (dut)" "$tmp/report/topology-host.dot" &&
+		grep -q "<title>vfwd</title>" "$tmp/report/topology-host.svg"'
 stage "down" quiet lab down || true
 exit "$TAP_FAILED"
