@@ -30,3 +30,25 @@ instance_apply() {
 	fi
 	export FWDLAB_INSTANCE=$INSTANCE
 }
+
+# instance_others: the other labs of this topology beside this one (the folder without an
+# instance and each FOLDER-N) whose forwarder runs, one "FOLDER (vfwd pid P)" a line.
+instance_others() {
+	local base=$STATE d
+	if [ -n "$INSTANCE" ]; then base=${STATE%-"$INSTANCE"}; fi
+	for d in "$base" "$base"-[0-9]*; do
+		[ "$d" != "$STATE" ] && [ -d "$d" ] || continue
+		if pid_alive "$d/vfwd.pid"; then echo "$d (vfwd pid $(cat "$d/vfwd.pid"))"; fi
+	done
+}
+
+# instance_note: for plan and status: this lab's instance, and the other labs running beside
+# it, whose plans (the same topology file's) put their polling threads on the same CPUs.
+instance_note() {
+	local others
+	[ -z "$INSTANCE" ] || echo "  instance $INSTANCE, lab folder $STATE"
+	others=$(instance_others)
+	[ -n "$others" ] || return 0
+	echo "  other labs running beside this one (their CPU plans are their topology files'; with the same file they share these CPUs):"
+	sed 's/^/    /' <<<"$others"
+}

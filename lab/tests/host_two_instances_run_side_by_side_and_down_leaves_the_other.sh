@@ -35,6 +35,8 @@ check "both answer show version at once" eval 'ctl "$s1" >/dev/null && ctl "$s2"
 inst 2 status >"$tmp/status2" 2>&1 || true
 check "status of instance 2 names its own folder and its own vfwd" \
 	eval 'grep -qF "lab folder $s2" "$tmp/status2" && grep -qx "  vfwd pid $p2" "$tmp/status2"'
+check "status of instance 2 names instance 1 running beside it (shared CPUs)" \
+	grep -qxF "    $s1 (vfwd pid $p1)" "$tmp/status2"
 
 # trial I RUN: a 1 kpps, 2 s trial on instance I; prints "tx rx ethernet-input"
 trial() {
@@ -59,6 +61,9 @@ check "down of instance 1 stopped its vfwd and removed its folder" \
 check "instance 2's vfwd still runs, same pid" eval 'kill -0 "$p2" && [ "$(cat "$s2/vfwd.pid")" = "$p2" ]'
 check "instance 2 still answers" eval 'ctl "$s2" >/dev/null'
 check "instance 2's sockets are still there" eval '[ -S "$s2/run/port0.sock" ] && [ -S "$s2/run/port1.sock" ]'
+inst 2 status >"$tmp/status2b" 2>&1 || true
+check "after instance 1's down, instance 2's status names no other lab" \
+	eval '! grep -q "other labs running" "$tmp/status2b"'
 check "instance 2's DPDK runtime folder is still there" [ -d "/var/run/dpdk/vfwd-$(prefix "$s2")" ]
 read -r tx3 rx3 e3 < <(trial 2 t3)
 echo "# instance 2 after the other's down: tx $tx3 rx $rx3 vfwd $e3"
