@@ -37,7 +37,7 @@ instance_others() {
 	local base=$STATE d
 	if [ -n "$INSTANCE" ]; then base=${STATE%-"$INSTANCE"}; fi
 	for d in "$base" "$base"-[0-9]*; do
-		[ "$d" != "$STATE" ] && [ -d "$d" ] || continue
+		if [ "$d" = "$STATE" ] || [ ! -d "$d" ]; then continue; fi
 		if pid_alive "$d/vfwd.pid"; then echo "$d (vfwd pid $(cat "$d/vfwd.pid"))"; fi
 	done
 }
@@ -45,10 +45,10 @@ instance_others() {
 # instance_note: for plan and status: this lab's instance, and the other labs running beside
 # it, whose plans (the same topology file's) put their polling threads on the same CPUs.
 instance_note() {
-	local others
+	local others d
 	[ -z "$INSTANCE" ] || echo "  instance $INSTANCE, lab folder $STATE"
 	others=$(instance_others)
 	[ -n "$others" ] || return 0
 	echo "  other labs running beside this one (their CPU plans are their topology files'; with the same file they share these CPUs):"
-	sed 's/^/    /' <<<"$others"
+	while IFS= read -r d; do echo "    $d"; done <<<"$others"
 }
