@@ -30,9 +30,9 @@ capture_dut_port() {
 }
 
 # capture_dut_file: where the DUT's forwarder writes the pcap (the host: the lab's run
-# folder; b2b: the DUT's run folder, then copied here over ssh).
+# folder; b2b: /var/tmp in the DUT VM, then copied here over ssh).
 capture_dut_file() {
-	if [ "$TOPOLOGY" = host ]; then echo "$STATE/run/capture.pcap"; else echo "$GUEST_RUN/capture.pcap"; fi
+	if [ "$TOPOLOGY" = host ]; then echo "$STATE/run/capture.pcap"; else echo /var/tmp/vfwd-capture.pcap; fi
 }
 
 capture_fetch() { # DUT_FILE OUT
