@@ -201,7 +201,7 @@ rx0=$(awk '$1 == "port0" { p = 1 } p && $1 == "rx" && $2 == "packets" { print $3
 tx1=$(awk '$1 == "port1" { p = 1 } p && $1 == "tx" && $2 == "packets" { print $3; exit }' <<<"$ifc")
 if [ "${fwd:-0}" = "$frames" ] && [ "${bad:-1}" = 0 ] && [ "${rx0:-0}" -ge "$frames" ] &&
 	[ "${tx1:-0}" -ge "$frames" ]; then
-	tap ok "vpp_routes_frames_from_port0_to_port1_ttl_63_next_hop_mac ($fwd of $frames; VPP port0 rx $rx0, port1 tx $tx1)"
+	tap ok "vpp_routes_frames_from_port0_to_port1_ttl_63_next_hop_mac ($fwd of $frames; VPP port0 rx $rx0, port1 tx $tx1; $other other frames)"
 else
 	tap fail vpp_routes_frames_from_port0_to_port1_ttl_63_next_hop_mac \
 		"result '$res' (forwarded, bad, other), VPP port0 rx '${rx0:-}' port1 tx '${tx1:-}'"
