@@ -156,4 +156,50 @@ if [ "$rc" -ne 0 ] && grep -qF "$tmp/unknown.in:1: no data NIC has MAC 52:54:00:
 else
 	tap fail guest_setup_refuses_a_dev_mac_that_is_no_data_nic "exit $rc, '$err'"
 fi
+
+# --dut vpp (the dut-vpp image): the NICs stay the kernel's (af_packet), VPP starts, no
+# hugepages, VPP's startup file and the given setup file, no vfwd files.
+printf 'set interface ip address port0 10.0.0.1/24\nip route add 48.0.0.0/8 via 10.0.1.2 port1\n' >"$tmp/vpp.cli"
+"$seed" --role dut --hostname dut2 --ssh-key "$tmp/id.pub" --mgmt-mac 52:54:00:aa:00:02 \
+	--data-mac 52:54:00:00:20:01 --data-mac 52:54:00:00:20:02 --isolate 1 --dut vpp \
+	--vpp-setup "$tmp/vpp.cli" --out "$tmp/v" >/dev/null
+ud=$(tail -n +2 "$tmp/v/user-data")
+dp=$(file_of /etc/fwdlab/dataplane.conf)
+vs=$(file_of /etc/vpp/startup.conf)
+if grep -qx 'driver kernel' <<<"$dp" && grep -qx 'start vpp' <<<"$dp" && grep -qx 'hugepages 0' <<<"$dp" &&
+	grep -qx 'port port1 52:54:00:00:20:02' <<<"$dp" &&
+	grep -q 'corelist-workers 1 ' <<<"$vs" && grep -q 'exec /run/fwdlab/vpp-setup.cli' <<<"$vs" &&
+	grep -q 'af_packet_plugin.so { enable }' <<<"$vs" && grep -q 'page-size 4k' <<<"$vs" &&
+	[ "$(file_of /etc/vpp/setup.cli)" = "$(cat "$tmp/vpp.cli")" ] &&
+	[ -z "$(file_of /etc/vfwd/startup.conf.in)" ] && ! grep -q hugepages "$tmp/v/cmdline"; then
+	tap ok vpp_seed_leaves_the_nics_to_the_kernel_and_starts_vpp_with_its_files
+else
+	tap fail vpp_seed_leaves_the_nics_to_the_kernel_and_starts_vpp_with_its_files "${dp//$'\n'/; } | ${vs//$'\n'/; }"
+fi
+refused vpp_with_a_dpdk_driver_is_refused "--driver kernel, not 'vfio-pci'" "${base[@]}" --dut vpp \
+	--driver vfio-pci
+refused vfwd_files_for_a_vpp_dut_are_refused "are for --dut vfwd" "${base[@]}" --dut vpp \
+	--vfwd-setup "$tmp/vpp.cli"
+refused a_vpp_setup_for_a_vfwd_dut_is_refused "need --dut vpp" "${base[@]}" --vpp-setup "$tmp/vpp.cli"
+refused a_kernel_driver_for_vfwd_is_refused "is for --dut vpp" "${base[@]}" --driver kernel
+
+# The guest side with driver kernel: VPP's setup file gets one af_packet interface per
+# recorded port (its kernel name), renamed to the port, then the seed's setup file, then
+# the ports up (VPP stops an exec file at its first bad line: the ports stay down then).
+mkdir -p "$tmp/vstate"
+printf 'port0 52:54:00:00:20:01 0000:00:03.0 kernel ens3\nport1 52:54:00:00:20:02 0000:00:04.0 kernel ens4\n' \
+	>"$tmp/vstate/ports"
+printf 'driver kernel\nhugepages 0\nstart none\n' >"$tmp/vpp.conf"
+want=$(printf '%s\n' 'create host-interface name ens3 hw-addr 52:54:00:00:20:01' \
+	'set interface name host-ens3 port0' 'create host-interface name ens4 hw-addr 52:54:00:00:20:02' \
+	'set interface name host-ens4 port1' "$(cat "$tmp/vpp.cli")" 'set interface state port0 up' \
+	'set interface state port1 up')
+if FWDLAB_DATAPLANE_CONF=$tmp/vpp.conf FWDLAB_STATE=$tmp/vstate FWDLAB_VPP_SETUP=$tmp/vpp.cli \
+	FWDLAB_VFWD_TEMPLATE=$tmp/none.in "$dataplane" >/dev/null 2>&1 &&
+	[ "$(grep -v '^#' "$tmp/vstate/vpp-setup.cli")" = "$want" ] && [ -f "$tmp/vstate/ready" ]; then
+	tap ok guest_setup_writes_vpp_af_packet_ports_named_as_the_ports_then_the_seed_setup
+else
+	tap fail guest_setup_writes_vpp_af_packet_ports_named_as_the_ports_then_the_seed_setup \
+		"$(tr '\n' ';' <"$tmp/vstate/vpp-setup.cli" 2>/dev/null)"
+fi
 echo "1..$n"
