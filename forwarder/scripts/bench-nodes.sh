@@ -32,7 +32,7 @@ def load(mode):
         d = {}
         for line in open("%s/%s.%d.txt" % (tmp, mode, r)):
             f = line.split()
-            if len(f) == 3 and f[0] != "node":
+            if len(f) == 3 and f[0] not in ("node", "#"):
                 d[f[0]] = (float(f[1]), float(f[2]))
         runs.append(d)
     return runs
@@ -71,7 +71,7 @@ if [ "${BENCH_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
 		timeout 900 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$m" \
 			"$bin" "" "$cg_walks" "$m" >"$tmp/cg.$m.log" 2>&1 || {
 			echo "callgrind $m failed"; tail -5 "$tmp/cg.$m.log"; continue; }
-		callgrind_annotate --inclusive=yes "$tmp/cg.$m" 2>/dev/null >"$tmp/cg.$m.txt"
+		callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cg.$m" 2>/dev/null >"$tmp/cg.$m.txt"
 		python3 - "$tmp/cg.$m.txt" "$m" $((cg_walks * 256)) <<'PY'
 import re, sys
 path, mode, pkts = sys.argv[1], sys.argv[2], int(sys.argv[3])
