@@ -719,6 +719,10 @@ cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
 		vfwd_cli_printf(out, "  rx queues %u, rx descs %u, tx queues %u%s, tx descs %u\n",
 				p->nb_rxq, p->nb_rxd, p->nb_txq, p->txq_shared ? " (shared)" : "",
 				p->nb_txd);
+		if (p->nb_rxq > 1)
+			vfwd_cli_printf(out, "  rx queue spread: %s\n",
+					p->rss_hf ? "rss (ip, udp, tcp hash)"
+						  : "by the sender (no rss on this pmd)");
 		n = rte_eth_xstats_get(p->port_id, NULL, 0);
 		if (n <= 0)
 			continue;

@@ -28,6 +28,10 @@ node_dispatch(struct rte_graph *graph, struct rte_node *node, void **objs, uint1
 	for (uint16_t i = 1; i <= cnt; i++) {
 		if (i < cnt && nexts[i] == nexts[start])
 			continue;
+		if (i == cnt && start == 0) { /* the whole vector takes another edge */
+			rte_node_next_stream_move(graph, node, nexts[0]);
+			return;
+		}
 		rte_node_enqueue(graph, node, nexts[start], &objs[start], i - start);
 		start = i;
 	}

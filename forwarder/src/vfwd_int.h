@@ -85,6 +85,7 @@ struct port {
 	int xconnect; /* peer port index, -1 when l3 */
 	rte_node_t rx_node, output_node, tx_node;
 	bool txq_shared;
+	uint64_t rss_hf; /* RSS hash types configured; 0: the sender picks the rx queue */
 	rte_spinlock_t txq_lock[MAX_WORKERS];
 	char driver[NAME_LEN];
 	char devargs[PATH_LEN];

@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
@@ -28,6 +30,11 @@ struct graph_env_conf {
 	unsigned n_workers; /* graphs to build, all for this lcore */
 	bool mp_tx;	    /* many producers on the env_tx rings (workers share a tx queue) */
 	const char *plugin; /* a plugin to load before the graphs are built, or NULL */
+	/* port0 from this vdev ("net_af_packet0,iface=veth0,qpairs=2") with port0_rxq rx
+	 * queues instead of a net_ring port (env_rx[0] is then unused); NULL: net_ring */
+	const char *port0_vdev;
+	uint16_t port0_rxq;
+	const char *mem_mb; /* EAL -m; NULL: 256 */
 };
 
 static struct rte_ring *env_rx[2], *env_tx[2];
@@ -71,12 +78,39 @@ env_cli_all(const char *const *lines, unsigned n)
 	return 0;
 }
 
+/* port0 from a vdev spec "NAME,ARGS" */
 static inline int
-env_ports_add(bool mp_tx)
+env_port0_vdev_add(const char *spec, uint16_t nb_rxq)
+{
+	char name[64];
+	const char *comma = strchr(spec, ',');
+	size_t n = comma ? (size_t)(comma - spec) : strlen(spec);
+	uint16_t id;
+
+	if (n >= sizeof(name))
+		return -1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	if (rte_vdev_init(name, comma ? comma + 1 : "") < 0 ||
+	    rte_eth_dev_get_port_by_name(name, &id) < 0) {
+		printf("# vdev %s failed\n", spec);
+		return -1;
+	}
+	return port_add_ethdev("port0", id, nb_rxq, 1024, 1024);
+}
+
+static inline int
+env_ports_add(bool mp_tx, const char *port0_vdev, uint16_t port0_rxq)
 {
 	for (int p = 0; p < 2; p++) {
 		char name[32];
 		int id;
+
+		if (p == 0 && port0_vdev != NULL) {
+			if (env_port0_vdev_add(port0_vdev, port0_rxq) < 0)
+				return -1;
+			continue;
+		}
 
 		snprintf(name, sizeof(name), "env_rx%d", p);
 		env_rx[p] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -102,7 +136,7 @@ graph_env_setup(const struct graph_env_conf *conf)
 	char *eal[] = {(char *)conf->name,
 		       "--no-huge",
 		       "-m",
-		       "256",
+		       (char *)(conf->mem_mb ? conf->mem_mb : "256"),
 		       "--no-pci",
 		       "-l",
 		       "0",
@@ -127,7 +161,7 @@ graph_env_setup(const struct graph_env_conf *conf)
 	atexit(env_runtime_dir_remove);
 	cli_builtin_register();
 	if (mbuf_meta_init() < 0 || vfwd_pool_create(conf->n_mbufs) < 0 ||
-	    env_ports_add(conf->mp_tx) < 0) {
+	    env_ports_add(conf->mp_tx, conf->port0_vdev, conf->port0_rxq) < 0) {
 		printf("# mbuf pool or net_ring ports failed\n");
 		return -1;
 	}

@@ -68,5 +68,16 @@ if [ "$n2" = 100 ]; then
 else
 	tap fail "queue_2_frames_leave_port1 ($n2 of 100)"
 fi
+# asking for more rx queues than the port has is refused, naming the port (was: silently
+# fewer queues)
+sed -i 's/rx_pcap=[^,]*q1.pcap,rx_pcap=[^,]*q2.pcap,//' "$tmp/startup.conf"
+rc=0
+timeout 60 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd2.log" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && grep -q "port0 (net_pcap): num-rx-queues 3, but the port has at most 1 rx queues" "$tmp/vfwd2.log"; then
+	tap ok more_rx_queues_than_the_port_has_are_refused_naming_the_port
+else
+	echo "# exit $rc"; sed 's/^/# /' "$tmp/vfwd2.log" | tail -5
+	tap fail more_rx_queues_than_the_port_has_are_refused_naming_the_port
+fi
 echo "1..$n_tap"
 exit "$failed"

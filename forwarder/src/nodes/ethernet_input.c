@@ -81,6 +81,9 @@ ethernet_classify(struct rte_mbuf *m, uint64_t *errors)
 	if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
 		   ether_dst48(eth) == port_mac48[m->port] && m->pkt_len == m->data_len))
 		return ETHERNET_INPUT_NEXT_IP4;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+	    ether_dst48(eth) == port_mac48[m->port] && m->pkt_len == m->data_len)
+		return ETHERNET_INPUT_NEXT_IP6; /* the same fast path for unicast IPv6 */
 	return ethernet_slow(m, eth, errors);
 }
 
