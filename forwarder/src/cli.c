@@ -926,4 +926,5 @@ cli_builtin_register(void)
 
 	for (unsigned i = 0; i < RTE_DIM(b); i++)
 		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
+	trace_cli_register();
 }

@@ -137,6 +137,11 @@ uint64_t *err_block_for_node(const char *node, unsigned worker);
 void err_show(struct vfwd_cli_out *out);
 void err_clear(void);
 uint64_t err_get(const char *node, const char *reason);
+int err_node_range(const char *node, uint16_t *base, uint16_t *n);
+const char *err_reason_name(uint16_t idx, const char **node);
+
+/* ---- packet trace (trace.c) ---- */
+void trace_cli_register(void);
 
 /* ---- graph and nodes (graph.c) ---- */
 /* the .init of a node whose context holds only its error counters */
