@@ -466,6 +466,12 @@ fib_port_mtu_set(int port_index, uint16_t mtu)
 		if (a->refs && a->port_id == p->port_id)
 			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
 	}
+	for (int i = 0; i < MAX_ADJ6; i++) { /* the IPv6 adjacencies out of the port too */
+		struct adj6 *a = &adj6_table[i];
+
+		if (a->refs && a->port_id == p->port_id)
+			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
