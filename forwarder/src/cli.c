@@ -815,6 +815,49 @@ cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 	return 0;
 }
 
+/* VPP's `set ip neighbor-config ip4|ip6 [age S] [limit N]` */
+static int
+cmd_set_neighbor_config(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	struct nbr_config c;
+	int af;
+
+	if (argc < 3 || argc % 2 == 0 || (strcmp(argv[0], "ip4") && strcmp(argv[0], "ip6")))
+		return cli_error(out, -EINVAL,
+				 "usage: set ip neighbor-config ip4|ip6 [age SECONDS] [limit N]");
+	af = argv[0][2] == '6';
+	c = nbr_config[af];
+	for (int i = 1; i + 1 < argc; i += 2) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = strtoul(argv[i + 1], &end, 10);
+		if (errno || *end || end == argv[i + 1] || argv[i + 1][0] == '-')
+			return cli_error(out, -EINVAL, "bad number '%s'", argv[i + 1]);
+		if (strcmp(argv[i], "age") == 0 && v <= 86400 * 7)
+			c.age_s = (unsigned)v;
+		else if (strcmp(argv[i], "limit") == 0 && v >= 1 && v <= (af ? 512u : 1024u))
+			c.limit = (unsigned)v;
+		else
+			return cli_error(out, -EINVAL,
+					 "'%s %s': want age 0..604800 (0: never) or limit 1..%u",
+					 argv[i], argv[i + 1], af ? 512u : 1024u);
+	}
+	nbr_config[af] = c;
+	return 0;
+}
+
+static int
+cmd_show_neighbor_config(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip neighbor-config");
+	for (int af = 0; af < 2; af++)
+		vfwd_cli_printf(out, "%s:\n  limit:%u, age:%u, recycle:1\n", af ? "ip6" : "ip4",
+				nbr_config[af].limit, nbr_config[af].age_s);
+	return 0;
+}
+
 static int
 cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
 {
@@ -908,6 +951,9 @@ cli_builtin_register(void)
 		{"show hardware", "", cmd_show_hardware},
 		{"show ip fib", "[A.B.C.D/LEN | A.B.C.D]", cmd_show_fib},
 		{"show ip neighbors", "", cmd_show_neighbors},
+		{"set ip neighbor-config", "ip4|ip6 [age SECONDS] [limit N] (age 0: never)",
+		 cmd_set_neighbor_config},
+		{"show ip neighbor-config", "", cmd_show_neighbor_config},
 		{"show ip6 fib", "", cmd_show_fib6},
 		{"show ip6 neighbors", "", cmd_show_neighbors6},
 		{"show plugins", "", cmd_show_plugins},
