@@ -62,8 +62,8 @@ struct ip4_own_set ip4_own;
 #define foreach_arp_learn_error                                                                    \
 	_(LEARNED, "ARP neighbor learned")                                                         \
 	_(STATIC, "ARP would overwrite a static neighbor (ignored)")                               \
-	_(NOT_LOCAL, "ARP sender not on subnet and not requested (ignored)")                      \
-	_(SPECIAL, "ARP sender is a broadcast or special address (ignored)")                      \
+	_(NOT_LOCAL, "ARP sender not on subnet and not requested (ignored)")                       \
+	_(SPECIAL, "ARP sender is a broadcast or special address (ignored)")                       \
 	_(EVICTED, "ARP oldest dynamic neighbor evicted (table limit)")                            \
 	_(PROBED, "ARP probes of aged neighbors queued")                                           \
 	_(AGED, "ARP neighbor aged out (3 probes unanswered)")
@@ -731,7 +731,9 @@ fib_neighbors_show(struct vfwd_cli_out *out)
 		nbr_age_format(age, sizeof(age), n->flags & NBR_STATIC, n->updated, n->probes);
 		vfwd_cli_printf(out, "%-16s%-20s%-20s%-14s%s\n", vfwd.ports[n->port].name, ip, mac,
 				age,
-				n->flags & NBR_STATIC ? "S" : n->flags & NBR_DYNAMIC ? "D" : "I");
+				n->flags & NBR_STATIC	 ? "S"
+				: n->flags & NBR_DYNAMIC ? "D"
+							 : "I");
 	}
 }
 

@@ -351,7 +351,8 @@ neighbor6_evict_dynamic(void)
 	struct neighbor6 *old = NULL;
 
 	for (unsigned i = 0; i < n_neighbors6; i++)
-		if (!neighbors6[i].is_static && (old == NULL || neighbors6[i].updated < old->updated))
+		if (!neighbors6[i].is_static &&
+		    (old == NULL || neighbors6[i].updated < old->updated))
 			old = &neighbors6[i];
 	if (old == NULL)
 		return false;
@@ -503,8 +504,8 @@ fib6_show(struct vfwd_cli_out *out)
 void
 fib6_neighbors_show(struct vfwd_cli_out *out)
 {
-	static const char flag[] = {[NBR6_DYNAMIC] = 'D', [NBR6_STATIC] = 'S',
-				    [NBR6_INCOMPLETE] = 'I'};
+	static const char flag[] = {
+		[NBR6_DYNAMIC] = 'D', [NBR6_STATIC] = 'S', [NBR6_INCOMPLETE] = 'I'};
 
 	vfwd_cli_printf(out, "%-16s%-42s%-20s%-14s%s\n", "Interface", "IP", "MAC", "Age", "Flags");
 	for (unsigned i = 0; i < n_neighbors6; i++) {

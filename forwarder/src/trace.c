@@ -462,9 +462,10 @@ decode(struct vfwd_cli_out *out, const uint8_t *f, unsigned len)
 		inet_ntop(AF_INET6, f + 22, a, sizeof(a));
 		inet_ntop(AF_INET6, f + 38, b, sizeof(b));
 		vfwd_cli_printf(out, "  %s: %s -> %s\n", proto_name(f[20]), a, b);
-		vfwd_cli_printf(out, "    tos 0x%02x, flow label 0x%x, hop limit %u, payload length %u\n",
-				(f[14] & 0xf) << 4 | f[15] >> 4,
-				(f[15] & 0xf) << 16 | f[16] << 8 | f[17], f[21], f[18] << 8 | f[19]);
+		vfwd_cli_printf(
+			out, "    tos 0x%02x, flow label 0x%x, hop limit %u, payload length %u\n",
+			(f[14] & 0xf) << 4 | f[15] >> 4, (f[15] & 0xf) << 16 | f[16] << 8 | f[17],
+			f[21], f[18] << 8 | f[19]);
 		if (f[20] == IPPROTO_ICMPV6 && len >= 56)
 			vfwd_cli_printf(out, "  ICMP6 type %u code %u\n", f[54], f[55]);
 	} else if (et == RTE_ETHER_TYPE_ARP && len >= 42) {
@@ -472,7 +473,10 @@ decode(struct vfwd_cli_out *out, const uint8_t *f, unsigned len)
 		inet_ntop(AF_INET, f + 28, a, sizeof(a));
 		inet_ntop(AF_INET, f + 38, b, sizeof(b));
 		vfwd_cli_printf(out, "  %s, %s asks or tells about %s\n",
-				f[21] == 1 ? "request" : f[21] == 2 ? "reply" : "opcode ?", a, b);
+				f[21] == 1   ? "request"
+				: f[21] == 2 ? "reply"
+					     : "opcode ?",
+				a, b);
 	} else {
 		vfwd_cli_printf(out, "  0x%04x: %s -> %s\n", et, s, d);
 	}
@@ -570,10 +574,11 @@ rec_show(struct vfwd_cli_out *out, const struct trace_pkt *pkt, unsigned i, uint
 		return;
 	} else {
 		rewrites_show(out, prev, r);
-		reasons_show(out, r, r->next != RTE_NODE_ID_INVALID &&
-						     strcmp(rte_node_id_to_name(r->next), "error-drop") == 0
-					     ? "error "
-					     : "counted ");
+		reasons_show(out, r,
+			     r->next != RTE_NODE_ID_INVALID &&
+					     strcmp(rte_node_id_to_name(r->next), "error-drop") == 0
+				     ? "error "
+				     : "counted ");
 	}
 	if (r->next != RTE_NODE_ID_INVALID)
 		vfwd_cli_printf(out, "  next %s\n", rte_node_id_to_name(r->next));
@@ -601,8 +606,9 @@ cmd_show_trace(struct vfwd_cli_out *out, int argc, char **argv)
 
 		if (vfwd.graph[w] == NULL)
 			continue;
-		vfwd_cli_printf(out, "------------------- Start of thread %u vfwd_wk_%u "
-				     "-------------------\n",
+		vfwd_cli_printf(out,
+				"------------------- Start of thread %u vfwd_wk_%u "
+				"-------------------\n",
 				w + 1, w);
 		rte_spinlock_lock(&tw->lock);
 		if (tw->n_pkts == 0)

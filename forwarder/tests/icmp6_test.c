@@ -17,8 +17,8 @@ static void __attribute__((unused)) unused_helpers(void)
 	(void)cli_output;
 }
 
-static const uint8_t host6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};   /* 2001:db8::2 */
-static const uint8_t port0_6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1}; /* 2001:db8::1 */
+static const uint8_t host6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};	  /* 2001:db8::2 */
+static const uint8_t port0_6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};	  /* 2001:db8::1 */
 static const uint8_t far6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 9}; /* 2001:db8:1::9 */
 static const uint8_t none6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0x99, [15] = 1};
 
@@ -93,8 +93,8 @@ answered(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word)
 		CHECK(memcmp(f, &host_mac, 6) == 0 && memcmp(f + 6, &vfwd.ports[0].mac, 6) == 0 &&
 			      f[12] == 0x86 && f[13] == 0xdd,
 		      "ethernet header");
-		CHECK(ip[0] >> 4 == 6 && (unsigned)(ip[4] << 8 | ip[5]) == 8 + quote && ip[6] == 58 &&
-			      ip[7] == 63,
+		CHECK(ip[0] >> 4 == 6 && (unsigned)(ip[4] << 8 | ip[5]) == 8 + quote &&
+			      ip[6] == 58 && ip[7] == 63,
 		      "ipv6 header: plen %u nh %u hl %u", ip[4] << 8 | ip[5], ip[6], ip[7]);
 		CHECK(memcmp(ip + 8, port0_6, 16) == 0 && memcmp(ip + 24, host6, 16) == 0,
 		      "not 2001:db8::1 -> 2001:db8::2");

@@ -58,8 +58,8 @@ arp_requests_out(uint32_t target)
 
 	for (unsigned i = 0; i < n; i++) {
 		const uint8_t *f = rte_pktmbuf_mtod(out[i], const uint8_t *);
-		uint32_t tip = (uint32_t)f[38] << 24 | (uint32_t)f[39] << 16 | (uint32_t)f[40] << 8 |
-			       f[41];
+		uint32_t tip = (uint32_t)f[38] << 24 | (uint32_t)f[39] << 16 |
+			       (uint32_t)f[40] << 8 | f[41];
 
 		k += f[12] == 0x08 && f[13] == 0x06 && f[21] == 1 && tip == target &&
 		     memcmp(f + 6, &vfwd.ports[1].mac, 6) == 0;
@@ -279,7 +279,8 @@ ip6_packets_wait_for_their_next_hop_64_at_most(void)
 	      others);
 	CHECK(err_get("ip6-glean", "ip6 packets dropped: pending queue full") == full + 6,
 	      "pending full counted %lu, want 6",
-	      (unsigned long)(err_get("ip6-glean", "ip6 packets dropped: pending queue full") - full));
+	      (unsigned long)(err_get("ip6-glean", "ip6 packets dropped: pending queue full") -
+			      full));
 	l = nbr_line("show ip6 neighbors", "2001:db8:ff::7");
 	CHECK(l[0] && l[strlen(l) - 1] == 'I', "not incomplete: '%s'", l);
 	free(l);
@@ -343,8 +344,8 @@ static int
 bad_neighbor_config_is_refused(void)
 {
 	static const char *const bad[] = {
-		"set ip neighbor-config ip5 age 3", "set ip neighbor-config ip4 age",
-		"set ip neighbor-config ip4 age -1", "set ip neighbor-config ip4 limit 0",
+		"set ip neighbor-config ip5 age 3",	 "set ip neighbor-config ip4 age",
+		"set ip neighbor-config ip4 age -1",	 "set ip neighbor-config ip4 limit 0",
 		"set ip neighbor-config ip4 limit 5000", "set ip neighbor-config ip4 colour 3",
 	};
 	int ok = 1;
@@ -367,8 +368,8 @@ bad_neighbor_config_is_refused(void)
 static int
 setup(void)
 {
-	const struct graph_env_conf conf = {.name = "neighbor-test", .n_mbufs = 8192,
-					    .n_workers = 1};
+	const struct graph_env_conf conf = {
+		.name = "neighbor-test", .n_mbufs = 8192, .n_workers = 1};
 	static const char *const cfg[] = {
 		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
 		"set interface ip address port0 2001:db8::1/64",

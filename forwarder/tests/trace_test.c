@@ -83,7 +83,8 @@ node_path(const char *pkt, char *path, size_t len)
 	const char *p = pkt;
 
 	path[0] = '\0';
-	regcomp(&r, "^[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{6}: ([a-z0-9-]+)$", REG_EXTENDED | REG_NEWLINE);
+	regcomp(&r, "^[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{6}: ([a-z0-9-]+)$",
+		REG_EXTENDED | REG_NEWLINE);
 	while (regexec(&r, p, 2, m, 0) == 0) {
 		size_t l = strlen(path);
 
@@ -138,7 +139,8 @@ routed_dropped_and_untraced_packets_show_as_vpp_prints_them(void)
 	CHECK(strstr(all, "------------------- Start of thread 1 vfwd_wk_0 -------------------") ==
 		      all,
 	      "thread header:\n%s", all);
-	CHECK(strstr(all, "Packet 1\n\n") && strstr(all, "Packet 2\n\n") && !strstr(all, "Packet 3"),
+	CHECK(strstr(all, "Packet 1\n\n") && strstr(all, "Packet 2\n\n") &&
+		      !strstr(all, "Packet 3"),
 	      "want packets 1 and 2 only:\n%s", all);
 	p1 = packet_text(all, 1);
 	node_path(p1, path, sizeof(path));
@@ -196,11 +198,14 @@ icmp_error_is_traced_from_the_expired_packet_to_its_reply(void)
 	CHECK(strcmp(path, "port0-rx ethernet-input ip4-input ip4-lookup ip4-rewrite "
 			   "ip4-icmp-error ip4-lookup ip4-rewrite port0-output port0-tx") == 0,
 	      "path '%s'", path);
-	CHECK(matches(p1, "ip4-rewrite\n  counted ip4-rewrite: ip4 ttl <= 1\n  next ip4-icmp-error\n"),
+	CHECK(matches(p1,
+		      "ip4-rewrite\n  counted ip4-rewrite: ip4 ttl <= 1\n  next ip4-icmp-error\n"),
 	      "ttl:\n%s", p1);
-	CHECK(matches(p1, "ip4-icmp-error\n  new packet \\([0-9]+ bytes\\):\n.*\n  ICMP: 10.0.0.1 -> "
-			  "10.0.0.2\n.*\n  ICMP type 11 code 0\n  counted ip4-icmp-error: time exceeded "
-			  "response sent\n  next ip4-lookup\n"),
+	CHECK(matches(p1,
+		      "ip4-icmp-error\n  new packet \\([0-9]+ bytes\\):\n.*\n  ICMP: 10.0.0.1 -> "
+		      "10.0.0.2\n.*\n  ICMP type 11 code 0\n  counted ip4-icmp-error: time "
+		      "exceeded "
+		      "response sent\n  next ip4-lookup\n"),
 	      "icmp error:\n%s", p1);
 	free(p1);
 	free(all);
@@ -231,7 +236,8 @@ bad_trace_commands_are_refused_and_change_nothing(void)
 		CHECK(strstr(o, "one of: port0-rx port1-rx") != NULL, "names the inputs: %s", o);
 		free(o);
 	}
-	CHECK(processes_swapped() == 0, "a refused trace add swapped %u nodes", processes_swapped());
+	CHECK(processes_swapped() == 0, "a refused trace add swapped %u nodes",
+	      processes_swapped());
 	return ok;
 }
 

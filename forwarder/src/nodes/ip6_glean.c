@@ -24,10 +24,8 @@
 uint16_t ip6_glean_next[RTE_MAX_ETHPORTS];
 
 static const char *const ip6_glean_error_strings[] = {
-	"ip6 neighbor solicitations sent",
-	"ip6 neighbor solicitations throttled",
-	"ip6 packets held for resolution",
-	"ip6 interface has no address",
+	"ip6 neighbor solicitations sent",	   "ip6 neighbor solicitations throttled",
+	"ip6 packets held for resolution",	   "ip6 interface has no address",
 	"ip6 packets dropped: pending queue full",
 };
 
@@ -215,7 +213,8 @@ static uint16_t
 ip6_nd_pending_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
-	struct nd_pending *pend = (struct nd_pending *)((struct vfwd_node_ctx *)node->ctx)->next_by_port;
+	struct nd_pending *pend =
+		(struct nd_pending *)((struct vfwd_node_ctx *)node->ctx)->next_by_port;
 	uint64_t now, hz;
 	uint16_t sent = 0;
 	unsigned k = 0;

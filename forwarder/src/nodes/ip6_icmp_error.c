@@ -30,7 +30,7 @@ enum ip6_icmp_error_next {
 	_(UNREACH_SENT, "destination unreachable response sent")                                   \
 	_(TOO_BIG_SENT, "packet too big response sent")                                            \
 	_(HOP_LIMIT_SENT, "hop limit exceeded response sent")                                      \
-	_(NOT_SENT, "error message dropped (about an icmp6 error or to a multicast address)")     \
+	_(NOT_SENT, "error message dropped (about an icmp6 error or to a multicast address)")      \
 	_(BAD_SOURCE, "error message dropped (unspecified or multicast source)")                   \
 	_(NO_SOURCE, "error message dropped (input interface has no ip6 address)")                 \
 	_(RATE_LIMITED, "error message dropped (rate limited)")                                    \
@@ -116,7 +116,8 @@ ip6_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 	uint32_t why = *mbuf_adj(m);
 	uint8_t type = (uint8_t)(why >> 8), code = (uint8_t)why;
 	const struct port *in = port_by_ethdev(m->port);
-	struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	uint8_t src[16], *h, *icmp;
 	struct rte_ipv6_hdr *nip;
 	unsigned quote;
@@ -144,7 +145,8 @@ ip6_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 		return IP6_ICMP_ERROR_NEXT_DROP;
 	}
 	/* quote as much as fits in 1280 bytes, from the first segment */
-	quote = RTE_MIN(sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len), (size_t)IP6_MIN_MTU - HDRS);
+	quote = RTE_MIN(sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len),
+			(size_t)IP6_MIN_MTU - HDRS);
 	quote = RTE_MIN(quote, (unsigned)m->data_len - RTE_ETHER_HDR_LEN);
 	mbuf_trim_to(m, RTE_ETHER_HDR_LEN + quote);
 	h = (uint8_t *)rte_pktmbuf_prepend(m, HDRS);
