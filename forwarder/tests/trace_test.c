@@ -143,6 +143,13 @@ routed_dropped_and_untraced_packets_show_as_vpp_prints_them(void)
 		      !strstr(all, "Packet 3"),
 	      "want packets 1 and 2 only:\n%s", all);
 	p1 = packet_text(all, 1);
+	for (const char *l = p1; *l;) { /* the trace as the README shows it, on "# " lines */
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+
+		printf("# %.*s\n", n, l);
+		l += n + (e != NULL);
+	}
 	node_path(p1, path, sizeof(path));
 	CHECK(strcmp(path, "port0-rx ethernet-input ip4-input ip4-lookup ip4-rewrite port1-output "
 			   "port1-tx") == 0,
