@@ -147,7 +147,8 @@ cli_execute(const char *line, struct vfwd_cli_out *out)
 
 /* The word at position k the typed word selects among the live commands, as
  * VPP does: an exact match, else the only word it is a prefix of (words of
- * commands with the same handler, i.e. aliases, count as one). NULL when none
+ * commands with the same handler, i.e. aliases, count as one; a hyphenated word
+ * competes only once typed up to its hyphen, or when nothing else matches). NULL when none
  * matches; *ambiguous is set when several distinct commands do. */
 static const char *
 cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
@@ -160,19 +161,26 @@ cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
 	for (unsigned i = 0; i < n_cli_cmds; i++)
 		if (alive[i] && cli_cmds[i].n_words > k && strcmp(cli_cmds[i].words[k], typed) == 0)
 			return cli_cmds[i].words[k];
-	for (unsigned i = 0; i < n_cli_cmds; i++) {
-		const struct cli_cmd *c = &cli_cmds[i];
+	/* first without the words whose hyphen is past what was typed, so that "nei" is
+	 * "neighbors" beside "neighbor-config" (typed up to its hyphen, it is chosen) */
+	for (int pass = 0; pass < 2 && pick == NULL; pass++)
+		for (unsigned i = 0; i < n_cli_cmds; i++) {
+			const struct cli_cmd *c = &cli_cmds[i];
+			const char *hy;
 
-		if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
-			continue;
-		if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
-				     strlen(c->words[k]) < strlen(pick))) {
-			pick = c->words[k];
-			pick_fn = c->fn;
-		} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
-			*ambiguous = true;
+			if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
+				continue;
+			hy = strchr(c->words[k], '-');
+			if (pass == 0 && hy != NULL && (size_t)(hy - c->words[k]) >= len)
+				continue;
+			if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
+					     strlen(c->words[k]) < strlen(pick))) {
+				pick = c->words[k];
+				pick_fn = c->fn;
+			} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
+				*ambiguous = true;
+			}
 		}
-	}
 	return pick;
 }
 
