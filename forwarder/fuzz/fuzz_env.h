@@ -37,6 +37,7 @@ fz_walk(void)
 	fib6_punt_poll();
 	rte_graph_walk(vfwd.graph[0]); /* ip4-arp-pending releases what resolved */
 	ip4_arp_pending_flush();       /* and the rest go, so every mbuf is back */
+	ip6_nd_pending_flush();
 	fz_drain();
 }
 

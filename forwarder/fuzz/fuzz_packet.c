@@ -3,17 +3,33 @@
  * frames (2-byte little-endian word + bytes; bits 0-10 are the length, bit 15
  * picks the receiving port: port0 is routed with the example feature, port1
  * is xconnected to port0) walked through every node of the graph.
+ * An input of odd length runs traced (`trace add` on both inputs, then `show
+ * trace` of whatever the frames were, then `clear trace`).
  * Nothing may crash, read out of bounds or leak mbufs.
  */
 #include <string.h>
 
 #include "fuzz_env.h"
 
+static void
+fz_cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	cli_out_free(&out);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned avail = rte_mempool_avail_count(vfwd.pool);
+	bool traced = size & 1;
 
+	if (traced) {
+		fz_cli("trace add port0-rx 16");
+		fz_cli("trace add port1-rx 16");
+	}
 	while (size >= 2) {
 		size_t len = (size_t)(data[0] | data[1] << 8) % 2048;
 		int port = data[1] >> 7;
@@ -40,6 +56,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size -= len;
 	}
 	fz_walk();
+	if (traced) {
+		fz_cli("show trace");
+		fz_cli("clear trace");
+	}
 	if (rte_mempool_avail_count(vfwd.pool) != avail) /* every mbuf came back */
 		abort();
 	return 0;

@@ -147,7 +147,8 @@ cli_execute(const char *line, struct vfwd_cli_out *out)
 
 /* The word at position k the typed word selects among the live commands, as
  * VPP does: an exact match, else the only word it is a prefix of (words of
- * commands with the same handler, i.e. aliases, count as one). NULL when none
+ * commands with the same handler, i.e. aliases, count as one; a hyphenated word
+ * competes only once typed up to its hyphen, or when nothing else matches). NULL when none
  * matches; *ambiguous is set when several distinct commands do. */
 static const char *
 cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
@@ -160,19 +161,26 @@ cli_word_pick(const bool *alive, unsigned k, const char *typed, bool *ambiguous)
 	for (unsigned i = 0; i < n_cli_cmds; i++)
 		if (alive[i] && cli_cmds[i].n_words > k && strcmp(cli_cmds[i].words[k], typed) == 0)
 			return cli_cmds[i].words[k];
-	for (unsigned i = 0; i < n_cli_cmds; i++) {
-		const struct cli_cmd *c = &cli_cmds[i];
+	/* first without the words whose hyphen is past what was typed, so that "nei" is
+	 * "neighbors" beside "neighbor-config" (typed up to its hyphen, it is chosen) */
+	for (int pass = 0; pass < 2 && pick == NULL; pass++)
+		for (unsigned i = 0; i < n_cli_cmds; i++) {
+			const struct cli_cmd *c = &cli_cmds[i];
+			const char *hy;
 
-		if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
-			continue;
-		if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
-				     strlen(c->words[k]) < strlen(pick))) {
-			pick = c->words[k];
-			pick_fn = c->fn;
-		} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
-			*ambiguous = true;
+			if (!alive[i] || c->n_words <= k || strncmp(c->words[k], typed, len) != 0)
+				continue;
+			hy = strchr(c->words[k], '-');
+			if (pass == 0 && hy != NULL && (size_t)(hy - c->words[k]) >= len)
+				continue;
+			if (pick == NULL || (strcmp(pick, c->words[k]) != 0 && pick_fn == c->fn &&
+					     strlen(c->words[k]) < strlen(pick))) {
+				pick = c->words[k];
+				pick_fn = c->fn;
+			} else if (strcmp(pick, c->words[k]) != 0 && pick_fn != c->fn) {
+				*ambiguous = true;
+			}
 		}
-	}
 	return pick;
 }
 
@@ -819,6 +827,49 @@ cmd_show_neighbors(struct vfwd_cli_out *out, int argc, char **argv)
 	return 0;
 }
 
+/* VPP's `set ip neighbor-config ip4|ip6 [age S] [limit N]` */
+static int
+cmd_set_neighbor_config(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	struct nbr_config c;
+	int af;
+
+	if (argc < 3 || argc % 2 == 0 || (strcmp(argv[0], "ip4") && strcmp(argv[0], "ip6")))
+		return cli_error(out, -EINVAL,
+				 "usage: set ip neighbor-config ip4|ip6 [age SECONDS] [limit N]");
+	af = argv[0][2] == '6';
+	c = nbr_config[af];
+	for (int i = 1; i + 1 < argc; i += 2) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = strtoul(argv[i + 1], &end, 10);
+		if (errno || *end || end == argv[i + 1] || argv[i + 1][0] == '-')
+			return cli_error(out, -EINVAL, "bad number '%s'", argv[i + 1]);
+		if (strcmp(argv[i], "age") == 0 && v <= 86400 * 7)
+			c.age_s = (unsigned)v;
+		else if (strcmp(argv[i], "limit") == 0 && v >= 1 && v <= (af ? 512u : 1024u))
+			c.limit = (unsigned)v;
+		else
+			return cli_error(out, -EINVAL,
+					 "'%s %s': want age 0..604800 (0: never) or limit 1..%u",
+					 argv[i], argv[i + 1], af ? 512u : 1024u);
+	}
+	nbr_config[af] = c;
+	return 0;
+}
+
+static int
+cmd_show_neighbor_config(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show ip neighbor-config");
+	for (int af = 0; af < 2; af++)
+		vfwd_cli_printf(out, "%s:\n  limit:%u, age:%u, recycle:1\n", af ? "ip6" : "ip4",
+				nbr_config[af].limit, nbr_config[af].age_s);
+	return 0;
+}
+
 static int
 cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
 {
@@ -912,6 +963,9 @@ cli_builtin_register(void)
 		{"show hardware", "", cmd_show_hardware},
 		{"show ip fib", "[A.B.C.D/LEN | A.B.C.D]", cmd_show_fib},
 		{"show ip neighbors", "", cmd_show_neighbors},
+		{"set ip neighbor-config", "ip4|ip6 [age SECONDS] [limit N] (age 0: never)",
+		 cmd_set_neighbor_config},
+		{"show ip neighbor-config", "", cmd_show_neighbor_config},
 		{"show ip6 fib", "", cmd_show_fib6},
 		{"show ip6 neighbors", "", cmd_show_neighbors6},
 		{"show plugins", "", cmd_show_plugins},
@@ -930,4 +984,5 @@ cli_builtin_register(void)
 
 	for (unsigned i = 0; i < RTE_DIM(b); i++)
 		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
+	trace_cli_register();
 }

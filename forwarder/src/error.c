@@ -112,3 +112,31 @@ err_clear(void)
 	for (unsigned i = 0; i < n_err_used; i++)
 		err_baseline[i] = err_sum(i);
 }
+
+/* The counter columns [*base, *base + *n) of a node's reasons; -ENOENT when it has none. */
+int
+err_node_range(const char *node, uint16_t *base, uint16_t *n)
+{
+	struct err_node *e = err_node_find(node);
+
+	if (e == NULL)
+		return -ENOENT;
+	*base = e->base;
+	*n = e->n;
+	return 0;
+}
+
+/* The reason of counter column idx, and its node's name in *node; NULL when unused. */
+const char *
+err_reason_name(uint16_t idx, const char **node)
+{
+	for (unsigned i = 0; i < n_err_nodes; i++) {
+		struct err_node *e = &err_nodes[i];
+
+		if (idx >= e->base && idx < e->base + e->n) {
+			*node = e->node;
+			return e->reasons[idx - e->base];
+		}
+	}
+	return NULL;
+}

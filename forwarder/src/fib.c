@@ -34,7 +34,16 @@ struct neighbor {
 	uint32_t ip;
 	struct rte_ether_addr mac;
 	uint8_t flags;
+	uint8_t probes;	  /* probes sent since the entry aged (3, then it is removed) */
 	uint64_t updated; /* TSC of the last learn */
+	uint64_t probed;  /* TSC of the last probe */
+};
+
+/* `set ip neighbor-config ip4|ip6 [age S] [limit N]`: VPP's defaults (age 0:
+ * entries never age) and a limit that leaves the table's rest to configuration */
+struct nbr_config nbr_config[2] = {
+	{.age_s = 0, .limit = MAX_DYN_NEIGHBORS},
+	{.age_s = 0, .limit = 512},
 };
 
 struct adj adj_table[MAX_ADJ] __rte_cache_aligned;
@@ -53,9 +62,11 @@ struct ip4_own_set ip4_own;
 #define foreach_arp_learn_error                                                                    \
 	_(LEARNED, "ARP neighbor learned")                                                         \
 	_(STATIC, "ARP would overwrite a static neighbor (ignored)")                               \
-	_(NOT_LOCAL, "ARP sender not on subnet and not requested (ignored)")                      \
-	_(SPECIAL, "ARP sender is a broadcast or special address (ignored)")                      \
-	_(EVICTED, "ARP oldest dynamic neighbor evicted (table limit)")
+	_(NOT_LOCAL, "ARP sender not on subnet and not requested (ignored)")                       \
+	_(SPECIAL, "ARP sender is a broadcast or special address (ignored)")                       \
+	_(EVICTED, "ARP oldest dynamic neighbor evicted (table limit)")                            \
+	_(PROBED, "ARP probes of aged neighbors queued")                                           \
+	_(AGED, "ARP neighbor aged out (3 probes unanswered)")
 
 enum arp_learn_error {
 #define _(sym, str) ARP_LEARN_ERROR_##sym,
@@ -466,6 +477,12 @@ fib_port_mtu_set(int port_index, uint16_t mtu)
 		if (a->refs && a->port_id == p->port_id)
 			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
 	}
+	for (int i = 0; i < MAX_ADJ6; i++) { /* the IPv6 adjacencies out of the port too */
+		struct adj6 *a = &adj6_table[i];
+
+		if (a->refs && a->port_id == p->port_id)
+			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
@@ -533,7 +550,7 @@ neighbor_update(int port_index, uint32_t ip, const struct rte_ether_addr *mac, u
 	bool dyn = !(flags & NBR_STATIC);
 
 	if (n == NULL) {
-		if (dyn && n_dyn_neighbors >= MAX_DYN_NEIGHBORS)
+		if (dyn && n_dyn_neighbors >= nbr_config[0].limit)
 			neighbor_evict_dynamic();
 		if (n_neighbors >= MAX_NEIGHBORS && !neighbor_evict_dynamic())
 			return -ENOSPC;
@@ -550,6 +567,7 @@ neighbor_update(int port_index, uint32_t ip, const struct rte_ether_addr *mac, u
 		n->mac = *mac;
 	n->flags = flags;
 	n->updated = rte_rdtsc();
+	n->probes = 0;
 	if (!(flags & NBR_INCOMPLETE) && route_find(ip, 32) == NULL &&
 	    in_connected_subnet(port_index, ip)) {
 		int adj = adj_get(ADJ_REWRITE, port_index, ip);
@@ -682,22 +700,84 @@ fib_show(struct vfwd_cli_out *out, bool filter, uint32_t ip, int len)
 	return 0;
 }
 
+/* The Age column: seconds since the entry was learned or asked for ("-" when static),
+ * and the probes sent once it aged */
+void
+nbr_age_format(char *buf, size_t len, bool is_static, uint64_t updated, unsigned probes)
+{
+	double age = (double)(rte_rdtsc() - updated) / (double)rte_get_tsc_hz();
+
+	if (is_static)
+		snprintf(buf, len, "-");
+	else if (probes)
+		snprintf(buf, len, "%.0fs,probe%u", age, probes);
+	else
+		snprintf(buf, len, "%.0fs", age);
+}
+
 void
 fib_neighbors_show(struct vfwd_cli_out *out)
 {
-	vfwd_cli_printf(out, "%-16s%-20s%-20s%s\n", "Interface", "IP", "MAC", "Flags");
+	vfwd_cli_printf(out, "%-16s%-20s%-20s%-14s%s\n", "Interface", "IP", "MAC", "Age", "Flags");
 	for (unsigned i = 0; i < n_neighbors; i++) {
 		const struct neighbor *n = &neighbors[i];
-		char ip[20], mac[RTE_ETHER_ADDR_FMT_SIZE];
+		char ip[20], mac[RTE_ETHER_ADDR_FMT_SIZE], age[32];
 
 		ip_fmt(ip, sizeof(ip), n->ip);
 		if (n->flags & NBR_INCOMPLETE)
 			snprintf(mac, sizeof(mac), "-");
 		else
 			rte_ether_format_addr(mac, sizeof(mac), &n->mac);
-		vfwd_cli_printf(out, "%-16s%-20s%-20s%s\n", vfwd.ports[n->port].name, ip, mac,
-				n->flags & NBR_STATIC ? "S" : n->flags & NBR_DYNAMIC ? "D" : "I");
+		nbr_age_format(age, sizeof(age), n->flags & NBR_STATIC, n->updated, n->probes);
+		vfwd_cli_printf(out, "%-16s%-20s%-20s%-14s%s\n", vfwd.ports[n->port].name, ip, mac,
+				age,
+				n->flags & NBR_STATIC	 ? "S"
+				: n->flags & NBR_DYNAMIC ? "D"
+							 : "I");
 	}
+}
+
+/* Ages the dynamic entries (main lcore): once older than the configured age an
+ * entry is probed with an ARP request once a second, while it keeps forwarding;
+ * a reply refreshes it; after 3 unanswered probes it is removed, and the next
+ * packet to it resolves it afresh (glean). Incomplete entries go after 3 s.
+ * `now` is a TSC value (the tests pass a later one). Returns entries removed. */
+int
+fib_neighbors_age(uint64_t now)
+{
+	uint64_t hz = rte_get_tsc_hz(), age = (uint64_t)nbr_config[0].age_s * hz;
+	int removed = 0;
+
+	for (unsigned i = 0; i < n_neighbors;) {
+		struct neighbor *n = &neighbors[i];
+		struct nbr_probe_msg msg = {.af = 4};
+
+		if ((n->flags & NBR_INCOMPLETE) && now > n->updated + 3 * hz) {
+			neighbor_remove(n);
+			removed++;
+			continue;
+		}
+		if (!(n->flags & NBR_DYNAMIC) || age == 0 || now <= n->updated + age ||
+		    (n->probes && now < n->probed + hz)) {
+			i++;
+			continue;
+		}
+		if (n->probes >= 3) {
+			neighbor_remove(n);
+			arp_learn_errors[ARP_LEARN_ERROR_AGED]++;
+			removed++;
+			continue;
+		}
+		memcpy(msg.ip, &n->ip, 4);
+		msg.port_id = vfwd.ports[n->port].port_id;
+		if (vfwd.probe4_ring != NULL &&
+		    rte_ring_mp_enqueue_elem(vfwd.probe4_ring, &msg, sizeof(msg)) == 0)
+			arp_learn_errors[ARP_LEARN_ERROR_PROBED]++;
+		n->probes++;
+		n->probed = now;
+		i++;
+	}
+	return removed;
 }
 
 /* Learns neighbours from the ARP senders arp-input queued; returns how many. */

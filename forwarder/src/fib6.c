@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lpm6.h>
 #include <rte_ring.h>
@@ -23,12 +24,19 @@ struct route6 {
 	uint32_t adj;
 };
 
+/* static (CLI), dynamic (learned by ND) or incomplete (solicited, no answer yet) */
+enum { NBR6_DYNAMIC, NBR6_STATIC, NBR6_INCOMPLETE };
+
 struct neighbor6 {
 	int port;
 	uint8_t ip[16];
 	struct rte_ether_addr mac;
 	bool is_static;
+	uint8_t state;
+	uint8_t probes;
+	uint64_t updated, probed;
 };
+static unsigned n_dyn_neighbors6;
 
 struct adj6 adj6_table[MAX_ADJ6] __rte_cache_aligned;
 struct rte_lpm6 *fib6_lpm;
@@ -92,7 +100,7 @@ adj6_refresh(struct adj6 *a, int port_index)
 	a->port_id = p->port_id;
 	a->tx_edge = ip6_rewrite_next[p->port_id];
 	a->mtu = p->mtu;
-	if (n == NULL) {
+	if (n == NULL || n->state == NBR6_INCOMPLETE) {
 		__atomic_store_n(&a->valid, 0, __ATOMIC_RELEASE);
 		return;
 	}
@@ -319,6 +327,59 @@ on_link6(int port_index, const uint8_t *ip)
 	return in_prefix6(ip, a, p->ip6_len) && memcmp(ip, p->ip6, 16) != 0;
 }
 
+static void
+neighbor6_remove(struct neighbor6 *n)
+{
+	struct route6 *r = route6_find(n->ip, 128);
+	int port = n->port;
+	uint8_t ip[16];
+	char err[128];
+
+	memcpy(ip, n->ip, 16);
+	if (!n->is_static)
+		n_dyn_neighbors6--;
+	*n = neighbors6[--n_neighbors6];
+	if (r != NULL && r->auto_nbr)
+		fib6_route_del(ip, 128, err, sizeof(err));
+	neighbor6_adjs_refresh(port, ip);
+}
+
+/* Frees the least recently updated dynamic or incomplete entry; false if none. */
+static bool
+neighbor6_evict_dynamic(void)
+{
+	struct neighbor6 *old = NULL;
+
+	for (unsigned i = 0; i < n_neighbors6; i++)
+		if (!neighbors6[i].is_static &&
+		    (old == NULL || neighbors6[i].updated < old->updated))
+			old = &neighbors6[i];
+	if (old == NULL)
+		return false;
+	neighbor6_remove(old);
+	return true;
+}
+
+/* A new entry; a dynamic one past the limit evicts the oldest dynamic, and a full
+ * table evicts one for configuration too (configuration is never locked out). */
+static struct neighbor6 *
+neighbor6_new(int port_index, const uint8_t *ip, bool dyn)
+{
+	struct neighbor6 *n;
+
+	if (dyn && n_dyn_neighbors6 >= nbr_config[1].limit)
+		neighbor6_evict_dynamic();
+	if (n_neighbors6 >= MAX_NEIGHBORS6 && !neighbor6_evict_dynamic())
+		return NULL;
+	n = &neighbors6[n_neighbors6++];
+	memset(n, 0, sizeof(*n));
+	n->port = port_index;
+	memcpy(n->ip, ip, 16);
+	n->is_static = !dyn;
+	n_dyn_neighbors6 += dyn;
+	return n;
+}
+
 /* static (CLI) or learned (ND); a learned one never replaces a static one */
 int
 fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr *mac, bool del,
@@ -328,14 +389,9 @@ fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr
 	char err[128];
 
 	if (del) {
-		struct route6 *r = route6_find(ip, 128);
-
 		if (n == NULL)
 			return -ENOENT;
-		*n = neighbors6[--n_neighbors6];
-		if (r != NULL && r->auto_nbr)
-			fib6_route_del(ip, 128, err, sizeof(err));
-		neighbor6_adjs_refresh(port_index, ip);
+		neighbor6_remove(n);
 		return 0;
 	}
 	if (n != NULL && n->is_static && !is_static)
@@ -343,14 +399,17 @@ fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr
 	if (n == NULL) {
 		if (!is_static && !on_link6(port_index, ip))
 			return -EADDRNOTAVAIL;
-		if (n_neighbors6 >= MAX_NEIGHBORS6)
+		n = neighbor6_new(port_index, ip, !is_static);
+		if (n == NULL)
 			return -ENOSPC;
-		n = &neighbors6[n_neighbors6++];
-		n->port = port_index;
-		memcpy(n->ip, ip, 16);
+	} else if (is_static && !n->is_static) {
+		n_dyn_neighbors6--;
 	}
 	n->mac = *mac;
 	n->is_static = is_static || n->is_static;
+	n->state = n->is_static ? NBR6_STATIC : NBR6_DYNAMIC;
+	n->updated = rte_rdtsc();
+	n->probes = 0;
 	if (route6_find(ip, 128) == NULL && on_link6(port_index, ip)) {
 		int adj = adj6_get(ADJ_REWRITE, port_index, ip);
 
@@ -359,6 +418,55 @@ fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr
 	}
 	neighbor6_adjs_refresh(port_index, ip);
 	return 0;
+}
+
+/* ip6-glean solicited ip: an incomplete entry until its advertisement comes */
+int
+fib6_neighbor_incomplete(int port_index, const uint8_t *ip)
+{
+	struct neighbor6 *n;
+
+	if (neighbor6_find(port_index, ip) != NULL)
+		return 0;
+	n = neighbor6_new(port_index, ip, true);
+	if (n == NULL)
+		return -ENOSPC;
+	n->state = NBR6_INCOMPLETE;
+	n->updated = rte_rdtsc();
+	return 0;
+}
+
+/* As fib_neighbors_age for IPv4: aged dynamic entries are probed with a
+ * neighbour solicitation once a second, removed after 3 unanswered; incomplete
+ * entries go after 3 s. */
+int
+fib6_neighbors_age(uint64_t now)
+{
+	uint64_t hz = rte_get_tsc_hz(), age = (uint64_t)nbr_config[1].age_s * hz;
+	int removed = 0;
+
+	for (unsigned i = 0; i < n_neighbors6;) {
+		struct neighbor6 *n = &neighbors6[i];
+		struct nbr_probe_msg msg = {.af = 6};
+
+		if ((n->state == NBR6_INCOMPLETE && now > n->updated + 3 * hz) ||
+		    (n->state == NBR6_DYNAMIC && age && n->probes >= 3 && now >= n->probed + hz)) {
+			neighbor6_remove(n);
+			removed++;
+			continue;
+		}
+		i++;
+		if (n->state != NBR6_DYNAMIC || age == 0 || now <= n->updated + age ||
+		    (n->probes && now < n->probed + hz))
+			continue;
+		memcpy(msg.ip, n->ip, 16);
+		msg.port_id = vfwd.ports[n->port].port_id;
+		if (vfwd.probe6_ring != NULL)
+			rte_ring_mp_enqueue_elem(vfwd.probe6_ring, &msg, sizeof(msg));
+		n->probes++;
+		n->probed = now;
+	}
+	return removed;
 }
 
 static void
@@ -396,14 +504,22 @@ fib6_show(struct vfwd_cli_out *out)
 void
 fib6_neighbors_show(struct vfwd_cli_out *out)
 {
-	vfwd_cli_printf(out, "%-16s%-42s%-20s%s\n", "Interface", "IP", "MAC", "Flags");
-	for (unsigned i = 0; i < n_neighbors6; i++) {
-		char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	static const char flag[] = {
+		[NBR6_DYNAMIC] = 'D', [NBR6_STATIC] = 'S', [NBR6_INCOMPLETE] = 'I'};
 
-		ip6_fmt(ip, sizeof(ip), neighbors6[i].ip);
-		rte_ether_format_addr(mac, sizeof(mac), &neighbors6[i].mac);
-		vfwd_cli_printf(out, "%-16s%-42s%-20s%s\n", vfwd.ports[neighbors6[i].port].name, ip,
-				mac, neighbors6[i].is_static ? "S" : "D");
+	vfwd_cli_printf(out, "%-16s%-42s%-20s%-14s%s\n", "Interface", "IP", "MAC", "Age", "Flags");
+	for (unsigned i = 0; i < n_neighbors6; i++) {
+		const struct neighbor6 *n = &neighbors6[i];
+		char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE], age[32];
+
+		ip6_fmt(ip, sizeof(ip), n->ip);
+		if (n->state == NBR6_INCOMPLETE)
+			snprintf(mac, sizeof(mac), "-");
+		else
+			rte_ether_format_addr(mac, sizeof(mac), &n->mac);
+		nbr_age_format(age, sizeof(age), n->is_static, n->updated, n->probes);
+		vfwd_cli_printf(out, "%-16s%-42s%-20s%-14s%c\n", vfwd.ports[n->port].name, ip, mac,
+				age, flag[n->state]);
 	}
 }
 
@@ -423,7 +539,11 @@ fib6_punt_poll(void)
 		struct rte_ether_addr mac;
 
 		memcpy(&mac, msgs[i].mac, 6);
-		if (pi >= 0)
+		if (pi < 0)
+			continue;
+		if (msgs[i].kind == ND_MSG_REQUESTED)
+			fib6_neighbor_incomplete(pi, msgs[i].ip);
+		else
 			fib6_neighbor_set(pi, msgs[i].ip, &mac, false, false);
 	}
 	return (int)n;

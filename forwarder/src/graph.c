@@ -80,6 +80,8 @@ graph_nodes_setup(void)
 		ip4_rewrite_next[p->port_id] = edge_add("ip4-rewrite", out);
 		ip4_frag_next[p->port_id] = edge_add("ip4-frag", out);
 		ip4_arp_next[p->port_id] = edge_add("ip4-arp", out);
+		ip4_arp_pending_next[p->port_id] = edge_add("ip4-arp-pending", out);
+		ip6_nd_pending_next[p->port_id] = edge_add("ip6-nd-pending", out);
 		ip6_rewrite_next[p->port_id] = edge_add("ip6-rewrite", out);
 		ip6_nd_next[p->port_id] = edge_add("ip6-nd", out);
 		ip6_glean_next[p->port_id] = edge_add("ip6-glean", out);
@@ -88,6 +90,8 @@ graph_nodes_setup(void)
 		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip4_frag_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip4_arp_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip4_arp_pending_next[p->port_id] == RTE_EDGE_ID_INVALID ||
+		    ip6_nd_pending_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip6_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip6_nd_next[p->port_id] == RTE_EDGE_ID_INVALID ||
 		    ip6_glean_next[p->port_id] == RTE_EDGE_ID_INVALID ||
@@ -113,7 +117,7 @@ rxq_assign(void)
 int
 graphs_create(void)
 {
-	const char *patterns[MAX_PORTS * 2 + 1];
+	const char *patterns[MAX_PORTS * 2 + 2];
 	char names[MAX_PORTS][RTE_NODE_NAMESIZE];
 	struct rte_graph_param prm;
 	char gname[RTE_GRAPH_NAMESIZE];
@@ -134,8 +138,10 @@ graphs_create(void)
 			n++;
 		}
 		vfwd.graph[w] = NULL;
-		if (n > 0)
+		if (n > 0) {
 			patterns[n++] = "ip4-arp-pending"; /* releases packets held for ARP */
+			patterns[n++] = "ip6-nd-pending";  /* ... and for neighbour discovery */
+		}
 		if (n == 0) {
 			RTE_LOG(WARNING, USER1, "worker %u (lcore %u) has no rx queue; idle\n", w,
 				vfwd.worker_lcore[w]);

@@ -162,6 +162,14 @@ vfwd_dataplane_init(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the punt ring");
 		return -ENOMEM;
 	}
+	vfwd.probe4_ring = rte_ring_create_elem("vfwd_probe4", sizeof(struct nbr_probe_msg), 1024,
+						(int)rte_socket_id(), RING_F_SP_ENQ);
+	vfwd.probe6_ring = rte_ring_create_elem("vfwd_probe6", sizeof(struct nbr_probe_msg), 1024,
+						(int)rte_socket_id(), RING_F_SP_ENQ);
+	if (vfwd.probe4_ring == NULL || vfwd.probe6_ring == NULL) {
+		snprintf(err, errlen, "cannot create the neighbour probe rings");
+		return -ENOMEM;
+	}
 	rc = ports_start();
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot start ports: %s", strerror(-rc));
@@ -284,6 +292,8 @@ vfwd_main(int argc, char **argv)
 		cli_server_poll(50);
 		fib_punt_poll();
 		fib6_punt_poll();
+		fib_neighbors_age(rte_rdtsc());
+		fib6_neighbors_age(rte_rdtsc());
 	}
 	rc = 0;
 out_workers:

@@ -106,6 +106,8 @@ struct vfwd_main {
 	volatile bool quit;
 	struct rte_ring *punt_ring;  /* ARP senders for the main lcore to learn */
 	struct rte_ring *punt6_ring; /* ND neighbours for the main lcore to learn */
+	struct rte_ring *probe4_ring; /* aged IPv4 neighbours to probe (ip4-arp-pending sends) */
+	struct rte_ring *probe6_ring; /* aged IPv6 neighbours to probe (ip6-nd-pending sends) */
 	uint64_t tsc_hz;
 	int cur_worker; /* worker whose graph is being created */
 };
@@ -138,6 +140,11 @@ uint64_t *err_block_for_node(const char *node, unsigned worker);
 void err_show(struct vfwd_cli_out *out);
 void err_clear(void);
 uint64_t err_get(const char *node, const char *reason);
+int err_node_range(const char *node, uint16_t *base, uint16_t *n);
+const char *err_reason_name(uint16_t idx, const char **node);
+
+/* ---- packet trace (trace.c) ---- */
+void trace_cli_register(void);
 
 /* ---- graph and nodes (graph.c) ---- */
 /* the .init of a node whose context holds only its error counters */
@@ -157,6 +164,7 @@ extern uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
 extern uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
+extern uint16_t ip4_arp_pending_next[RTE_MAX_ETHPORTS];
 void ip4_arp_pending_flush(void);
 
 /* ---- feature arc (feature.c) ---- */
@@ -218,6 +226,22 @@ void fib_neighbors_show(struct vfwd_cli_out *out);
 int fib_punt_poll(void);
 int fib_port_mtu_set(int port_index, uint16_t mtu);
 int fib_neighbor_incomplete(int port_index, uint32_t ip);
+int fib_neighbors_age(uint64_t now);
+void nbr_age_format(char *buf, size_t len, bool is_static, uint64_t updated, unsigned probes);
+
+/* `set ip neighbor-config ip4|ip6 [age S] [limit N]`; [0] ip4, [1] ip6 */
+struct nbr_config {
+	unsigned age_s; /* 0: dynamic entries never age (VPP's default) */
+	unsigned limit; /* dynamic + incomplete entries at most */
+};
+extern struct nbr_config nbr_config[2];
+/* an aged neighbour to probe, from the main lcore to a worker (32 bytes, a ring element) */
+struct nbr_probe_msg {
+	uint8_t ip[16]; /* IPv4: the first 4 bytes, host order */
+	uint16_t port_id;
+	uint8_t af; /* 4 or 6 */
+	uint8_t pad[13];
+};
 
 /* what arp-input passes to the main lcore: a sender to learn (16 bytes, a ring element) */
 enum { ARP_MSG_LEARN, ARP_MSG_REQUESTED };
@@ -260,11 +284,17 @@ int fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_
 void fib6_show(struct vfwd_cli_out *out);
 void fib6_neighbors_show(struct vfwd_cli_out *out);
 int fib6_punt_poll(void);
+int fib6_neighbors_age(uint64_t now);
+int fib6_neighbor_incomplete(int port_index, const uint8_t *ip);
+extern uint16_t ip6_nd_pending_next[RTE_MAX_ETHPORTS];
+void ip6_nd_pending_flush(void);
+enum { ND_MSG_LEARN, ND_MSG_REQUESTED };
 struct nd_learn_msg {
 	uint8_t ip[16];
 	uint16_t port_id;
 	uint8_t mac[6];
-	uint8_t pad[8];
+	uint8_t kind; /* ND_MSG_LEARN: a neighbour to learn; ND_MSG_REQUESTED: ip6-glean asked */
+	uint8_t pad[7];
 };
 
 /* ---- CLI (cli.c, cli_server.c, runtime.c) ---- */

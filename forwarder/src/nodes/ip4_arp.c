@@ -48,7 +48,11 @@ static const char *const ip4_arp_error_strings[] = {
 static const char *const ip4_arp_pending_error_strings[] = {
 	"held packets released after resolution",
 	"held packets dropped: unresolved after 1 s",
+	"ARP requests sent to probe aged neighbors",
 };
+
+/* edges 0 error-drop, 1 ip4-lookup; graph setup adds one per <port>-output (probes) */
+uint16_t ip4_arp_pending_next[RTE_MAX_ETHPORTS];
 
 struct arp_held {
 	struct rte_mbuf *m;
@@ -206,18 +210,43 @@ held_resolved(struct rte_mbuf *m)
 	       __atomic_load_n(&adj_table[hop].valid, __ATOMIC_ACQUIRE);
 }
 
+/* ARP requests for the aged neighbours the main lcore asked to probe */
+static uint16_t
+arp_probes_send(struct rte_graph *graph, struct rte_node *node, uint64_t *errors)
+{
+	struct nbr_probe_msg msg;
+	uint16_t n = 0;
+
+	while (n < 32 && rte_ring_mc_dequeue_elem(vfwd.probe4_ring, &msg, sizeof(msg)) == 0) {
+		const struct port *p = port_by_ethdev(msg.port_id);
+		struct rte_mbuf *r;
+		uint32_t ip;
+
+		memcpy(&ip, msg.ip, 4);
+		if (p == NULL || p->ip4 == 0 || (r = arp_request_build(p, ip)) == NULL)
+			continue;
+		rte_node_enqueue_x1(graph, node, ip4_arp_pending_next[p->port_id], r);
+		errors[2]++;
+		n++;
+	}
+	return n;
+}
+
 static uint16_t
 ip4_arp_pending_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
 	struct arp_ctx *ctx = (struct arp_ctx *)node->ctx;
 	struct arp_state *st = ctx->st;
 	uint64_t now, hz;
+	uint16_t sent = 0;
 	unsigned k = 0;
 
 	RTE_SET_USED(objs);
 	RTE_SET_USED(cnt);
+	if (unlikely(vfwd.probe4_ring != NULL && rte_ring_count(vfwd.probe4_ring) != 0))
+		sent = arp_probes_send(graph, node, ctx->errors);
 	if (likely(st->n_held == 0))
-		return 0;
+		return sent;
 	now = rte_rdtsc();
 	hz = rte_get_tsc_hz();
 	for (unsigned i = 0; i < st->n_held; i++) {
@@ -233,7 +262,7 @@ ip4_arp_pending_process(struct rte_graph *graph, struct rte_node *node, void **o
 			st->held[k++] = *h;
 		}
 	}
-	cnt = (uint16_t)(st->n_held - k);
+	cnt = (uint16_t)(sent + st->n_held - k);
 	st->n_held = k;
 	return cnt;
 }
@@ -284,5 +313,6 @@ RTE_NODE_REGISTER(ip4_arp_pending_node);
 RTE_INIT(ip4_arp_errors)
 {
 	err_register("ip4-arp", ip4_arp_error_strings, IP4_ARP_N_ERROR);
-	err_register("ip4-arp-pending", ip4_arp_pending_error_strings, 2);
+	err_register("ip4-arp-pending", ip4_arp_pending_error_strings,
+		     RTE_DIM(ip4_arp_pending_error_strings));
 }

@@ -14,6 +14,7 @@ enum ip6_lookup_next {
 	IP6_LOOKUP_NEXT_DROP,
 	IP6_LOOKUP_NEXT_REWRITE,
 	IP6_LOOKUP_NEXT_LOCAL,
+	IP6_LOOKUP_NEXT_ICMP_ERROR,
 	IP6_LOOKUP_N_NEXT,
 };
 
@@ -36,11 +37,14 @@ static const char *const ip6_lookup_error_strings[] = {
 };
 
 static __rte_noinline rte_edge_t
-ip6_lookup_slow(const struct rte_ipv6_hdr *ip, uint32_t hop, uint64_t *errors)
+ip6_lookup_slow(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip, uint32_t hop, uint64_t *errors)
 {
 	if (hop == UINT32_MAX) {
 		errors[IP6_LOOKUP_ERROR_NO_ROUTE]++;
-		return IP6_LOOKUP_NEXT_DROP;
+		if (!__atomic_load_n(&icmp_error_conf.enabled, __ATOMIC_RELAXED))
+			return IP6_LOOKUP_NEXT_DROP;
+		icmp_error_mark(m, 1, 0, 0); /* destination unreachable: no route */
+		return IP6_LOOKUP_NEXT_ICMP_ERROR;
 	}
 	if (adj6_table[hop].type == ADJ_LOCAL)
 		return IP6_LOOKUP_NEXT_LOCAL;
@@ -81,7 +85,7 @@ ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		if (likely(h != UINT32_MAX && adj6_table[h].type >= ADJ_GLEAN && !ll_src))
 			nexts[i] = IP6_LOOKUP_NEXT_REWRITE;
 		else
-			nexts[i] = ip6_lookup_slow(ip, h, errors);
+			nexts[i] = ip6_lookup_slow(pkts[i], ip, h, errors);
 		n_spec += nexts[i] == IP6_LOOKUP_NEXT_REWRITE;
 	}
 	node_dispatch(graph, node, objs, cnt, nexts, IP6_LOOKUP_NEXT_REWRITE, n_spec);
@@ -98,6 +102,7 @@ static struct rte_node_register ip6_lookup_node = {
 			[IP6_LOOKUP_NEXT_DROP] = "error-drop",
 			[IP6_LOOKUP_NEXT_REWRITE] = "ip6-rewrite",
 			[IP6_LOOKUP_NEXT_LOCAL] = "ip6-nd",
+			[IP6_LOOKUP_NEXT_ICMP_ERROR] = "ip6-icmp-error",
 		},
 };
 

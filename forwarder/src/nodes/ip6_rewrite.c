@@ -10,7 +10,8 @@
 #include "vfwd_int.h"
 #include "node_util.h"
 
-/* edges 0 (drop) and 1 (ip6-glean) are fixed; graph setup adds one edge per <port>-output */
+/* edges 0 (drop), 1 (ip6-glean) and 2 (ip6-icmp-error) are fixed; graph setup adds one edge per
+ * <port>-output */
 uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_rewrite_error                                                                  \
@@ -31,18 +32,27 @@ static const char *const ip6_rewrite_error_strings[] = {
 #undef _
 };
 
+/* edge 2: the ICMPv6 error (RFC 4443) when ICMP errors are on, else error-drop */
 static __rte_noinline rte_edge_t
-ip6_rewrite_slow(const struct rte_ipv6_hdr *ip, const struct adj6 *adj, uint64_t *errors)
+ip6_rewrite_slow(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip, const struct adj6 *adj,
+		 uint64_t *errors)
 {
+	bool icmp = __atomic_load_n(&icmp_error_conf.enabled, __ATOMIC_RELAXED);
+
 	if (!adj->valid) {
 		errors[IP6_REWRITE_ERROR_UNRESOLVED]++;
 		return 1; /* ip6-glean: solicit the next hop */
 	}
-	if (ip->hop_limits <= 1)
+	if (ip->hop_limits <= 1) {
 		errors[IP6_REWRITE_ERROR_HOP_LIMIT]++;
-	else
+		if (icmp)
+			icmp_error_mark(m, 3, 0, 0); /* time exceeded: hop limit */
+	} else {
 		errors[IP6_REWRITE_ERROR_TOO_BIG]++;
-	return 0;
+		if (icmp)
+			icmp_error_mark(m, 2, 0, adj->mtu); /* packet too big */
+	}
+	return icmp ? 2 : 0;
 }
 
 static inline rte_edge_t
@@ -54,7 +64,7 @@ ip6_rewrite_one(struct rte_mbuf *m, uint64_t *errors)
 
 	if (unlikely(!adj->valid || ip->hop_limits <= 1 ||
 		     sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len) > adj->mtu))
-		return ip6_rewrite_slow(ip, adj, errors);
+		return ip6_rewrite_slow(m, ip, adj, errors);
 	ip->hop_limits--;
 	memcpy(eth, adj->rewrite, 8);
 	memcpy((uint8_t *)eth + 8, adj->rewrite + 8, 4);
@@ -74,8 +84,8 @@ static struct rte_node_register ip6_rewrite_node = {
 	.name = "ip6-rewrite",
 	.process = ip6_rewrite_process,
 	.init = node_ctx_errors_init,
-	.nb_edges = 2,
-	.next_nodes = {"error-drop", "ip6-glean"},
+	.nb_edges = 3,
+	.next_nodes = {"error-drop", "ip6-glean", "ip6-icmp-error"},
 };
 
 RTE_NODE_REGISTER(ip6_rewrite_node);
