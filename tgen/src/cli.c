@@ -54,6 +54,10 @@ tgen_cli_usage(FILE *f)
 	      "                          and stops climbing there (default 1%)\n"
 	      "  --strict-rate           accepted for compatibility; no effect (always strict)\n"
 	      "  --max-trials N          stop the search after N trials (default 60)\n"
+	      "  --latency-loads LIST    ndr: after the search, latency trials at these percents\n"
+	      "                          of the PDR lower bound (CSIT: 0,10,50,90; 0 and any\n"
+	      "                          load below it run at --min-rate); default none\n"
+	      "  --latency-duration S    their duration (default: --final-duration)\n"
 	      "  --pre-trial CMD, --post-trial CMD  run around every trial (sh -c), with\n"
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
 	      "                          TGEN_TRIAL_DURATION_S (post: TGEN_TRIAL_LOSS_RATIO,\n"
@@ -212,6 +216,31 @@ p_link(const struct cli_opt *d, void *field, const char *a)
 	return tgen_bps_parse(a, bps) < 0 || *bps == 0 ? bad(d, a) : 0;
 }
 
+/* --latency-loads 0,10,50,90: percents of the PDR lower bound, each 0..100, at most 8 */
+static int
+p_loads(const struct cli_opt *d, void *field, const char *a)
+{
+	struct opts *o = (struct opts *)((char *)field - offsetof(struct opts, lat_loads));
+	char *end;
+	const char *p = a;
+	double v;
+
+	o->n_lat_loads = 0;
+	if (strcmp(a, "none") == 0)
+		return 0;
+	for (;;) {
+		v = strtod(p, &end);
+		if (end == p || v < 0 || v > 100 || o->n_lat_loads == 8)
+			return bad(d, a);
+		o->lat_loads[o->n_lat_loads++] = v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return bad(d, a);
+		p = end + 1;
+	}
+}
+
 static int
 p_ports(const struct cli_opt *d, void *field, const char *a)
 {
@@ -267,6 +296,9 @@ static const struct cli_opt cli_opts[] = {
 	{"max-trials", "max-trials", p_u32, OPT(max_trials), 1, 10000, "1..10000"},
 	{"mbufs", "mbufs", p_u32, OPT(nb_mbufs), 1024, 1 << 22, "1024..4194304"},
 	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
+	{"latency-loads", "latency-loads", p_loads, OPT(lat_loads), 0, 0,
+	 "comma-separated percents of the PDR in 0..100 (at most 8), or none"},
+	{"latency-duration", "latency-duration", p_double, OPT(lat_s), SECONDS(0.001, 86400)},
 	{"pre-trial", "pre-trial", p_str, OPT(pre_trial), 0, 0, NULL},
 	{"post-trial", "post-trial", p_str, OPT(post_trial), 0, 0, NULL},
 	{"trial-exec", "trial-exec", p_str, OPT(trial_exec), 0, 0, NULL},

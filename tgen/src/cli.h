@@ -16,6 +16,10 @@ struct opts {
 	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;
 	double rate_tol; /* offered may fall short of requested by this ratio */
 	uint32_t max_trials;
+	/* latency at load after ndr: percents of the PDR lower bound (0: the minimal rate) */
+	double lat_loads[8];
+	uint32_t n_lat_loads;
+	double lat_s; /* their duration (0: the final duration) */
 	uint16_t nb_desc;
 	uint32_t nb_mbufs;
 };

@@ -100,6 +100,33 @@ print_trial(const struct tgen_result *r)
  * tx_bytes, rx_bytes, duration_s, dir0_tx, dir0_rx, dir1_tx, dir1_rx and lat_min, lat_avg,
  * lat_max, lat_p50, lat_p90, lat_p99, lat_p999 (ns). tgen derives the rest as for its own
  * trials, so the search and the JSON are the same for every generator. */
+/* Latency per direction from a --trial-exec result: dirN_lat_count, dirN_lat_min_us,
+ * dirN_lat_avg_us, dirN_lat_max_us (numbers) and dirN_hdrh BASE64 (N 0 or 1). */
+static void
+exec_dir_lat(struct tgen_result *r, const char *line)
+{
+	char key[32], val[8192];
+	struct tgen_dir_lat *l;
+	unsigned long long v;
+
+	if (sscanf(line, "dir%*1[01]_%31s %8191s", key, val) != 2)
+		return;
+	l = &r->dlat[line[3] == '1'];
+	v = strtoull(val, NULL, 10);
+	if (strcmp(key, "hdrh") == 0) {
+		free(l->hdrh);
+		l->hdrh = strdup(val);
+	} else if (strcmp(key, "lat_count") == 0) {
+		l->count = v;
+	} else if (strcmp(key, "lat_min_us") == 0) {
+		l->min_us = v;
+	} else if (strcmp(key, "lat_avg_us") == 0) {
+		l->avg_us = v;
+	} else if (strcmp(key, "lat_max_us") == 0) {
+		l->max_us = l->curve_us[TGEN_LAT_CURVE_N - 1] = v;
+	}
+}
+
 static int
 exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, const char *phase,
 	   struct tgen_result *r)
@@ -119,7 +146,8 @@ exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, con
 		{"lat_p999", &r->lat_p999},
 	};
 	double d, slack;
-	size_t i;
+	size_t i, cap = 0;
+	char *line = NULL;
 	FILE *f;
 	int fd, ret;
 
@@ -134,13 +162,19 @@ exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, con
 	f = ret < 0 ? NULL : fopen(path, "r");
 	if (ret == 0 && f == NULL)
 		ret = -errno;
-	while (f != NULL && fscanf(f, "%31s %lf", key, &d) == 2) {
+	while (f != NULL && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%31s %lf", key, &d) != 2) {
+			exec_dir_lat(r, line);
+			continue;
+		}
 		if (strcmp(key, "duration_s") == 0 && d > 0)
 			r->duration_s = d;
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (strcmp(key, keys[i].name) == 0)
 				*keys[i].val = d > 0 ? (uint64_t)(d + 0.5) : 0;
+		exec_dir_lat(r, line);
 	}
+	free(line);
 	if (f != NULL)
 		fclose(f);
 	unlink(path);
@@ -229,7 +263,12 @@ struct ndr_run {
 	struct ndr_crit crit[2];
 	struct tgen_result *tr;
 	uint32_t n, limited_trials;
+	struct tgen_result lat[8]; /* latency at load, one per --latency-loads entry */
+	double lat_rate[8];
+	uint32_t n_lat;
 };
+
+static void json_latency(FILE *f, const struct opts *o, const struct ndr_run *r);
 
 static void
 search_trial_of(const struct tgen_result *t, double dur, struct tgen_search_trial *st)
@@ -346,7 +385,10 @@ ndr_json_write(struct tgen_ctx *c, const struct opts *o, const struct ndr_run *r
 		fputs(i ? ",\n  " : "\n  ", f);
 		tgen_json_trial(f, &r->tr[i]);
 	}
-	fputs("]}\n", f);
+	fputc(']', f);
+	if (o->n_lat_loads > 0)
+		json_latency(f, o, r);
+	fputs("}\n", f);
 	return tgen_json_close(f, o->json);
 }
 
@@ -366,6 +408,78 @@ print_crit(const char *name, const struct ndr_crit *cr, double mean)
 		       gbps);
 	else
 		printf("%s: %.0f pps (%.3f Gbps L1)\n", name, pps, gbps);
+}
+
+/* Latency at load (CSIT): after the search, one trial at each percent of the PDR lower bound,
+ * rounded up to the minimal rate (0 % is the minimal rate: latency with next to no load). */
+static int
+ndr_latency(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
+{
+	double pdr = r->crit[1].below ? 0 : r->crit[1].rate, dur = o->lat_s > 0 ? o->lat_s : o->final_s;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < o->n_lat_loads; i++) {
+		double rate = pdr * o->lat_loads[i] / 100;
+
+		if (rate < r->min_pps)
+			rate = r->min_pps;
+		r->lat_rate[i] = rate;
+		ret = trial_with_hooks(c, o, rate, dur, "latency", false, &r->lat[i]);
+		if (ret < 0)
+			return ret;
+		print_trial(&r->lat[i]);
+		r->n_lat++;
+	}
+	if (r->n_lat > 0)
+		printf("latency (us)  load       rate pps  direction  min     avg     max     "
+		       "p99     p99.9\n");
+	for (i = 0; i < r->n_lat; i++)
+		for (int d = 0; d < TGEN_NDIR; d++) {
+			const struct tgen_dir_lat *l = &r->lat[i].dlat[d];
+
+			if (l->count == 0)
+				continue;
+			printf("latency       pdr_%-4g %10.0f  %-9s  %-7" PRIu64 " %-7" PRIu64
+			       " %-7" PRIu64 " %-7" PRIu64 " %" PRIu64 "\n",
+			       o->lat_loads[i], r->lat_rate[i], d ? "reverse" : "forward", l->min_us,
+			       l->avg_us, l->max_us, l->curve_us[3], l->curve_us[4]);
+		}
+	return 0;
+}
+
+static void
+json_latency(FILE *f, const struct opts *o, const struct ndr_run *r)
+{
+	uint32_t i;
+
+	fprintf(f, ",\n \"latency\": {\"pdr_lower_pps\": %.3f, \"duration_s\": %g",
+		r->crit[1].below ? 0 : r->crit[1].rate, o->lat_s > 0 ? o->lat_s : o->final_s);
+	for (i = 0; i < r->n_lat; i++) {
+		fprintf(f, ",\n  \"pdr_%g\": {\"percent\": %g, \"rate_pps\": %.3f, \"forward\": ",
+			o->lat_loads[i], o->lat_loads[i], r->lat_rate[i]);
+		tgen_json_dir_lat(f, &r->lat[i].dlat[0]);
+		fputs(", \"reverse\": ", f);
+		tgen_json_dir_lat(f, &r->lat[i].dlat[1]);
+		fputs(",\n   \"trial\": ", f);
+		tgen_json_trial(f, &r->lat[i]);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+static void
+ndr_run_free(struct ndr_run *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		for (int d = 0; d < TGEN_NDIR; d++)
+			tgen_dir_lat_free(&r->tr[i].dlat[d]);
+	for (i = 0; i < r->n_lat; i++)
+		for (int d = 0; d < TGEN_NDIR; d++)
+			tgen_dir_lat_free(&r->lat[i].dlat[d]);
+	free(r->tr);
 }
 
 static int
@@ -396,6 +510,9 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 		goto out_free;
 	print_crit("NDR", &r.crit[0], r.mean);
 	print_crit("PDR", &r.crit[1], r.mean);
+	ret = ndr_latency(c, o, &r);
+	if (ret < 0)
+		goto out_free;
 	if (r.limited_trials)
 		printf("note: in %u trial(s) tgen offered less than requested by more than the "
 		       "%g%% tolerance (a busy host?); they counted at the rate offered\n",
@@ -403,7 +520,7 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	if (o->json != NULL)
 		ret = ndr_json_write(c, o, &r);
 out_free:
-	free(r.tr);
+	ndr_run_free(&r);
 	return ret;
 }
 
@@ -567,6 +684,9 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c.tsc_hz = rte_get_tsc_hz();
+	for (n = 0; n < TGEN_NDIR; n++)
+		if (tgen_hdr_init(&c.hdr[n], TGEN_HDR_HIGHEST_US, TGEN_HDR_SIG) < 0)
+			goto out_eal;
 	if (rte_eth_dev_count_avail() < 2) {
 		fprintf(stderr,
 			"tgen: need two ports, found %u (add them as EAL args, e.g. "
@@ -608,6 +728,8 @@ out_ports:
 	tgen_seq_free(&c.seq[0]);
 	tgen_seq_free(&c.seq[1]);
 out_eal:
+	tgen_hdr_free(&c.hdr[0]);
+	tgen_hdr_free(&c.hdr[1]);
 	rte_eal_cleanup();
 	return rc;
 }

@@ -175,6 +175,33 @@ struct tgen_seq {
 	uint64_t received, unique, duplicates, reordered, out_of_range;
 };
 
+/* An HDR histogram (hdr.c), HdrHistogram's layout and V2 compressed base64 encoding. */
+struct tgen_hdr {
+	uint64_t *counts;
+	uint32_t len;
+	uint64_t total, min, max, clamped; /* clamped: values above highest, counted there */
+	double sum;
+	int sig, unit_mag, sub_count_mag, sub_half_mag, buckets, lzc_base;
+	uint32_t sub_count, sub_half;
+	uint64_t sub_mask;
+	int64_t lowest, highest;
+};
+
+#define TGEN_HDR_SIG 3			     /* significant digits, as CSIT's TRex histograms */
+#define TGEN_HDR_HIGHEST_US 3600000000ll /* one hour, in microseconds */
+/* Latency at load: the percentiles (log scale toward 100 %) written beside each histogram. */
+#define TGEN_LAT_CURVE_N 9
+extern const double tgen_lat_curve_pct[TGEN_LAT_CURVE_N];
+
+int tgen_hdr_init(struct tgen_hdr *h, int64_t highest, int sig);
+void tgen_hdr_free(struct tgen_hdr *h);
+void tgen_hdr_reset(struct tgen_hdr *h);
+void tgen_hdr_record(struct tgen_hdr *h, uint64_t v);
+/* HdrHistogram's value at percentile pct (0..100): the top of the bucket that holds it. */
+uint64_t tgen_hdr_value_at(const struct tgen_hdr *h, double pct);
+/* The V2 compressed encoding, base64 (malloc'd; NULL without memory). */
+char *tgen_hdr_encode(const struct tgen_hdr *h);
+
 void tgen_lat_reset(struct tgen_lat *l);
 void tgen_lat_add(struct tgen_lat *l, uint64_t ns);
 uint64_t tgen_lat_percentile(const struct tgen_lat *l, double q);
@@ -184,6 +211,13 @@ void tgen_seq_free(struct tgen_seq *s);
 void tgen_seq_add(struct tgen_seq *s, uint32_t seq);
 
 /* ---- one trial's result ---- */
+/* One direction's latency in microseconds, as CSIT's latency fields hold it. */
+struct tgen_dir_lat {
+	uint64_t count, min_us, avg_us, max_us, clamped;
+	uint64_t curve_us[TGEN_LAT_CURVE_N]; /* at tgen_lat_curve_pct */
+	char *hdrh; /* base64 V2 compressed HdrHistogram; NULL: no packet */
+};
+
 struct tgen_result {
 	uint32_t index;
 	const char *phase;
@@ -202,6 +236,7 @@ struct tgen_result {
 	struct tgen_thread_cpu threads[TGEN_MAX_THREADS];
 	double rate_pps_offered; /* measured: tx_packets / duration_s */
 	bool generator_limited;	 /* offered fell short of requested beyond the tolerance */
+	struct tgen_dir_lat dlat[TGEN_NDIR]; /* latency per direction (microseconds) */
 };
 
 /* Offered-rate check (rate.c): true when offered_pps falls short of requested_pps by more
@@ -209,6 +244,9 @@ struct tgen_result {
  * so a trial can end up to one burst per direction short). Unpaced (requested 0): false. */
 bool tgen_rate_short(double requested_pps, double offered_pps, double duration_s, double tol,
 		     double slack_pkts);
+
+void tgen_dir_lat_fill(struct tgen_dir_lat *l, const struct tgen_hdr *h);
+void tgen_dir_lat_free(struct tgen_dir_lat *l);
 
 /* ---- NDR/PDR search (search.c), free of DPDK so the unit tests drive it ---- */
 struct tgen_bound {
