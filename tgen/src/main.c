@@ -252,6 +252,8 @@ mode_run(struct tgen_ctx *c, const struct opts *o)
 }
 
 struct ndr_crit {
+	double upper, conditional; /* mlrsearch: relevant upper bound, conditional throughput */
+	uint32_t lower_trials;
 	double rate; /* never above what its trial offered */
 	bool below;
 	enum tgen_limit limit;
@@ -289,6 +291,8 @@ crit_trial(const struct tgen_result *tr, uint32_t n, double rate, double thr)
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
+		if (strcmp(tr[i].phase, "warmup") == 0)
+			continue;
 		search_trial_of(&tr[i], tr[i].duration_s, &st);
 		if (fabs(tgen_search_pass_rate(&st) - rate) < 1e-6 * rate && st.loss_ratio <= thr &&
 		    (best == NULL || tr[i].duration_s >= best->duration_s))
@@ -314,6 +318,81 @@ ndr_results(const struct tgen_search *s, const struct opts *o, struct ndr_run *r
 	}
 	if (!r->crit[0].below && r->crit[1].rate < r->crit[0].rate)
 		r->crit[1] = r->crit[0];
+}
+
+/* The good trial at an MLRsearch load that offered the least (what the result is held to). */
+static const struct tgen_result *
+mlr_trial(const struct ndr_run *r, double load, double thr)
+{
+	const struct tgen_result *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct tgen_result *t = &r->tr[i];
+
+		if (strcmp(t->phase, "warmup") == 0 || fabs(t->rate_pps_requested - load) > 1e-6 * load ||
+		    t->tx_packets == 0 || t->loss_ratio > thr)
+			continue;
+		if (best == NULL || t->rate_pps_offered < best->rate_pps_offered)
+			best = t;
+	}
+	return best;
+}
+
+/* --method mlrsearch (mlrsearch.c): the same trials, hooks and results, MLRsearch's rules. */
+static int
+ndr_mlrsearch(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
+{
+	struct tgen_mlr_params p = {
+		.min_pps = r->min_pps,
+		.max_pps = r->max_pps,
+		.pdr_loss = o->pdr_loss,
+		.width = o->width,
+		.trial_s = o->final_s,
+		.duration_sum = o->duration_sum,
+		.exceed_ratio = o->exceed_ratio,
+		.warmup_s = o->warmup_trial_s < 0 ? 0 : o->warmup_trial_s == 0 ? -1 : o->warmup_trial_s,
+		.max_trials = o->max_trials,
+	};
+	struct tgen_mlr m;
+	struct tgen_search_step st;
+	struct tgen_search_trial rec;
+	struct tgen_mlr_result res;
+	struct tgen_result *t;
+	int ret = 0, k;
+
+	if (tgen_mlr_init(&m, &p) < 0)
+		return -ENOMEM;
+	while (r->n < o->max_trials && tgen_mlr_next(&m, &st)) {
+		t = &r->tr[r->n];
+		ret = trial_with_hooks(c, o, st.rate_pps, st.duration_s, st.phase, false, t);
+		if (ret < 0)
+			goto out_free;
+		print_trial(t);
+		r->n++;
+		r->limited_trials += t->generator_limited;
+		search_trial_of(t, t->duration_s, &rec);
+		tgen_mlr_record(&m, &rec);
+	}
+	for (k = 0; k < 2; k++) {
+		struct ndr_crit *cr = &r->crit[k];
+
+		tgen_mlr_result(&m, k, &res);
+		cr->rate = res.lower_pps;
+		cr->below = res.below;
+		cr->limit = res.limit;
+		cr->upper = res.upper_pps;
+		cr->conditional = res.conditional_pps;
+		cr->lower_trials = res.lower_trials;
+		cr->trial = cr->below ? NULL : mlr_trial(r, res.lower_pps, k ? o->pdr_loss : 0);
+		if (res.offered_pps < cr->rate)
+			cr->rate = res.offered_pps;
+	}
+	if (!r->crit[0].below && r->crit[1].rate < r->crit[0].rate)
+		r->crit[1] = r->crit[0];
+out_free:
+	tgen_mlr_free(&m);
+	return ret;
 }
 
 static int
@@ -346,13 +425,18 @@ ndr_search(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 }
 
 static void
-json_crit(FILE *f, const char *name, const struct ndr_crit *cr, double mean)
+json_crit(FILE *f, const char *name, const struct ndr_crit *cr, double mean, bool mlr)
 {
 	fprintf(f,
 		",\n \"%s\": {\"rate_pps\": %.3f, \"rate_bps\": %.0f, \"rate_l1_bps\": %.0f, "
-		"\"below_minimum\": %s, \"limited_by\": \"%s\", \"trial\": ",
+		"\"below_minimum\": %s, \"limited_by\": \"%s\", %s",
 		name, cr->rate, cr->rate * mean * 8, cr->rate * (mean + TGEN_L1_OVERHEAD) * 8,
-		cr->below ? "true" : "false", tgen_limit_name(cr->limit));
+		cr->below ? "true" : "false", tgen_limit_name(cr->limit), mlr ? "" : "\"trial\": ");
+	if (mlr)
+		fprintf(f,
+			"\"upper_pps\": %.3f, \"conditional_throughput_pps\": %.3f, "
+			"\"lower_bound_trials\": %u, \"trial\": ",
+			cr->upper, cr->conditional, cr->lower_trials);
 	if (cr->trial != NULL)
 		tgen_json_trial(f, cr->trial);
 	else
@@ -375,11 +459,18 @@ ndr_json_write(struct tgen_ctx *c, const struct opts *o, const struct ndr_run *r
 		",\n \"params\": {\"min_rate_pps\": %.3f, \"max_rate_pps\": %.3f, "
 		"\"pdr_loss_ratio\": %g, \"width_ratio\": %g, \"trial_duration_s\": %g, "
 		"\"final_duration_s\": %g, \"rate_tolerance\": %g, \"strict_rate\": true, "
-		"\"trials_behind_schedule\": %u}",
+		"\"trials_behind_schedule\": %u, \"method\": \"%s\"",
 		r->min_pps, r->max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s, o->rate_tol,
-		r->limited_trials);
-	json_crit(f, "ndr", &r->crit[0], r->mean);
-	json_crit(f, "pdr", &r->crit[1], r->mean);
+		r->limited_trials, o->mlrsearch ? "mlrsearch" : "binary");
+	if (o->mlrsearch)
+		fprintf(f,
+			", \"duration_sum_s\": %g, \"exceed_ratio\": %g, \"warmup_trial_s\": %g, "
+			"\"preceding_width_ratio\": %g",
+			o->duration_sum, o->exceed_ratio,
+			o->warmup_trial_s < 0 ? o->final_s : o->warmup_trial_s, 4 * o->width);
+	fputc('}', f);
+	json_crit(f, "ndr", &r->crit[0], r->mean, o->mlrsearch);
+	json_crit(f, "pdr", &r->crit[1], r->mean, o->mlrsearch);
 	fputs(",\n \"trials\": [", f);
 	for (i = 0; i < r->n; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
@@ -505,18 +596,31 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	       tgen_profile_name(&c->profile), r.mean, c->profile.flows,
 	       c->profile.bidir ? ", bidir" : "", r.min_pps, r.max_pps, o->width * 100,
 	       o->pdr_loss * 100, o->trial_s, o->final_s);
-	ret = ndr_search(c, o, &r);
+	if (o->mlrsearch)
+		printf("method mlrsearch: every trial %.1f s, goal duration sum %.1f s, exceed ratio "
+		       "%.0f%%, warm-up trial at max load %s, at most %u trials\n",
+		       o->final_s, o->duration_sum, o->exceed_ratio * 100,
+		       o->warmup_trial_s == 0 ? "off" : "on (discarded)", o->max_trials);
+	ret = o->mlrsearch ? ndr_mlrsearch(c, o, &r) : ndr_search(c, o, &r);
 	if (ret < 0)
 		goto out_free;
 	print_crit("NDR", &r.crit[0], r.mean);
 	print_crit("PDR", &r.crit[1], r.mean);
+	for (int k = 0; o->mlrsearch && k < 2; k++)
+		printf("%s: relevant lower bound %.0f pps (%u trials), upper bound %.0f pps, "
+		       "conditional throughput %.0f pps\n",
+		       k ? "PDR" : "NDR", r.crit[k].rate, r.crit[k].lower_trials, r.crit[k].upper,
+		       r.crit[k].conditional);
 	ret = ndr_latency(c, o, &r);
 	if (ret < 0)
 		goto out_free;
 	if (r.limited_trials)
 		printf("note: in %u trial(s) tgen offered less than requested by more than the "
-		       "%g%% tolerance (a busy host?); they counted at the rate offered\n",
-		       r.limited_trials, o->rate_tol * 100);
+		       "%g%% tolerance (a busy host?); %s\n",
+		       r.limited_trials, o->rate_tol * 100,
+		       o->mlrsearch ? "good ones were left out of their load's classification, "
+				      "up to 3 at a load"
+				    : "they counted at the rate offered");
 	if (o->json != NULL)
 		ret = ndr_json_write(c, o, &r);
 out_free:
@@ -597,6 +701,7 @@ mode_exec(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 	argv[0] = (char *)"tgen";
 	if (tgen_cli_parse(c, o, argc, argv) < 0)
 		return 2;
+	tgen_cli_method_defaults(o);
 	if (c->profile.kind == TGEN_PROFILE_IMIX)
 		c->profile.frame_size = 0;
 	c->rate_tol = o->rate_tol;
@@ -638,17 +743,20 @@ main(int argc, char **argv)
 	o.rate.value = 1;
 	o.duration_s = 10;
 	o.trial_s = 1;
-	o.final_s = 5;
+	o.final_s = 0; /* by method: tgen_cli_method_defaults */
+	o.duration_sum = 21;
+	o.exceed_ratio = 0.5;
+	o.warmup_trial_s = -1;
 	o.width = 0.005;
 	o.pdr_loss = 0.005;
 	o.rate_tol = 0.01;
 	o.link_timeout_s = 10;
 	o.warmup_s = 5;
-	o.max_trials = 60;
+	o.max_trials = 0; /* by method: 60 (binary), 300 (mlrsearch) */
 	o.nb_desc = 1024;
 	o.nb_mbufs = 16384;
 	o.min_rate.unit = TGEN_RATE_PPS;
-	o.min_rate.value = 1000;
+	o.min_rate.value = 0; /* by method */
 	o.max_rate.unit = TGEN_RATE_MAX;
 
 	/* tgen [EAL] -- --help: answer without initialising EAL (no hugepages needed) */
@@ -678,6 +786,7 @@ main(int argc, char **argv)
 		rc = 2;
 		goto out_eal;
 	}
+	tgen_cli_method_defaults(&o);
 	if (c.profile.kind == TGEN_PROFILE_IMIX)
 		c.profile.frame_size = 0;
 	c.rate_tol = o.rate_tol;

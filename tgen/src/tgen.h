@@ -303,4 +303,51 @@ double tgen_search_pass_rate(const struct tgen_search_trial *t);
 double tgen_search_result(const struct tgen_search *s, int k, bool *below, enum tgen_limit *limit);
 const char *tgen_limit_name(enum tgen_limit l);
 
+/* ---- MLRsearch semantics (mlrsearch.c), free of DPDK too ---- */
+struct tgen_mlr_params {
+	double min_pps, max_pps;
+	double pdr_loss;     /* PDR's goal loss ratio (NDR's is 0) */
+	double width;	     /* relative, of the final goals (preceding ones: 4x) */
+	double trial_s;	     /* every trial's duration (MLRsearch's final trial duration) */
+	double duration_sum; /* goal duration sum per load */
+	double exceed_ratio; /* share of the duration sum that may be bad at a lower bound */
+	double warmup_s;     /* the discarded warm-up trial at max load (0: trial_s; < 0: none) */
+	uint32_t max_trials;
+};
+
+struct tgen_mlr_trial {
+	double load; /* the load asked for */
+	double offered, duration_s, loss_ratio, fwd_pps;
+	bool limited; /* tgen offered less than the load (generator_limited) */
+};
+
+struct tgen_mlr {
+	struct tgen_mlr_params p;
+	double pdr_loss;
+	struct tgen_mlr_trial *t;
+	uint32_t n;
+	bool warmed;
+	double asked; /* the load of the last step */
+};
+
+struct tgen_mlr_result {
+	double lower_pps, upper_pps; /* the relevant bounds (0: none) */
+	double conditional_pps;	     /* conditional throughput at the lower bound */
+	uint32_t lower_trials;	     /* trials measured at the lower bound */
+	double offered_pps;	     /* the lowest rate its good trials offered (<= lower_pps) */
+	bool gen_short;		     /* one of them was generator-limited */
+	bool below;
+	enum tgen_limit limit;
+};
+
+int tgen_mlr_init(struct tgen_mlr *m, const struct tgen_mlr_params *p);
+void tgen_mlr_free(struct tgen_mlr *m);
+/* 1: run the trial in *step (phase "warmup" first, then "search" for the preceding targets
+ * and "final"); 0: every goal is met. */
+int tgen_mlr_next(struct tgen_mlr *m, struct tgen_search_step *step);
+/* Records the trial just run (the warm-up one is discarded). */
+void tgen_mlr_record(struct tgen_mlr *m, const struct tgen_search_trial *t);
+/* The final goal k (0 NDR, 1 PDR). */
+void tgen_mlr_result(const struct tgen_mlr *m, int k, struct tgen_mlr_result *res);
+
 #endif
