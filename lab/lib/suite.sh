@@ -167,9 +167,12 @@ suite() {
 	long=2n1l-$(suite_nic)-$part-ndrpdr
 	routes=$(suite_scale "$name")
 	EXP_VERB=suite
+	# CSIT's trials last 1 s (MLRsearch's final trial duration), its latency trials follow
+	# the search; the lab's host defaults (10 s, 30 s) would make a matrix last hours
+	TRIAL_DURATION=${TRIAL_DURATION:-1} FINAL_DURATION=${FINAL_DURATION:-1}
+	LATENCY_LOADS=${LATENCY_LOADS:-0,10,50,90}
 	local opts
 	mapfile -t opts < <(exp_global_opts)
-	LATENCY_LOADS=${LATENCY_LOADS:-0,10,50,90}
 	exp_campaign suite "$resume" "$long" "$name" --frame-sizes "$sizes" --cores "$cores" \
 		--repeat "$REPEAT" "${opts[@]}"
 	jq -n --arg s "$name" --arg long "$long" --arg sizes "$sizes" --arg cores "$cores" \
