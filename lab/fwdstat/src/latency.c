@@ -181,8 +181,8 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 	fprintf(m,
 		"set title '%s'\nset xlabel 'percentile'\nset ylabel 'latency (us)'\n"
 		"set logscale x\nset logscale y\nset grid\nset key top left\n"
-		"set xtics ('50%%' 2, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 10000, "
-		"'99.999%%' 100000, '99.9999%%' 1000000)\nset xrange [1.5:1500000]\nplot ",
+		"set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, "
+		"'99.999%%%%' 100000, '99.9999%%%%' 1000000)\nset xrange [1.5:1500000]\nplot ",
 		gp_text(txt, sizeof(txt), title));
 	ncurves = 0;
 	for (size_t k = 0; k < NLOADS; k++)

@@ -38,10 +38,10 @@ check "every_run_has_latency_at_the_four_loads_with_histograms" eval '
 check "stdout_has_the_table_the_latency_and_the_1c_line" eval '
 	grep -q "udp/64B" "$tmp/suite.out" && grep -Eq "^\| 64b-1c-.* \| pdr_90 " "$tmp/suite.out" &&
 	grep -Eq "^64B 1c: NDR median [0-9]+ pps" "$tmp/suite.out"'
-html=$camp/report/index.html
+html=$camp/report/$(basename "$camp")/index.html
 check "report_has_box_plots_latency_curves_and_table" eval '
 	grep -q "box-rates-" "$html" && grep -q "latency-udp_64B" "$html" &&
-	grep -q "Latency at load" "$html" && [ -s "$camp/report/latency-udp_64B.svg" ] &&
+	grep -q "Latency at load" "$html" && [ -s "$camp/report/$(basename "$camp")/latency-udp_64B.svg" ] &&
 	grep -q "Repeats: mean" "$html"'
 
 rc=0
