@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # the eval'd check expands later
 # fwdlab suite checks its arguments before it touches the lab: an unknown suite names the
 # known ones; ip6base says why it cannot run (tgen sends IPv4 only); a bad frame size or
 # core count is refused; a cores column that needs more CPUs than the machine has is skipped

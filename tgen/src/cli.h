@@ -19,7 +19,7 @@ struct opts {
 	/* latency at load after ndr: percents of the PDR lower bound (0: the minimal rate) */
 	double lat_loads[8];
 	uint32_t n_lat_loads;
-	double lat_s; /* their duration (0: the final duration) */
+	double lat_s;	/* their duration (0: the final duration) */
 	bool mlrsearch; /* --method mlrsearch (else binary, search.c) */
 	double duration_sum, exceed_ratio, warmup_trial_s;
 	uint16_t nb_desc;

@@ -265,8 +265,8 @@ out_rec:
 }
 
 /* 50 % out to 99.9999 %, each a tenfold smaller tail: the points of a percentile curve */
-const double tgen_lat_curve_pct[TGEN_LAT_CURVE_N] = {0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999,
-						      100};
+const double tgen_lat_curve_pct[TGEN_LAT_CURVE_N] = {0,	    50,	    90,	     99, 99.9,
+						     99.99, 99.999, 99.9999, 100};
 
 void
 tgen_dir_lat_fill(struct tgen_dir_lat *l, const struct tgen_hdr *h)

@@ -330,8 +330,9 @@ mlr_trial(const struct ndr_run *r, double load, double thr)
 	for (i = 0; i < r->n; i++) {
 		const struct tgen_result *t = &r->tr[i];
 
-		if (strcmp(t->phase, "warmup") == 0 || fabs(t->rate_pps_requested - load) > 1e-6 * load ||
-		    t->tx_packets == 0 || t->loss_ratio > thr)
+		if (strcmp(t->phase, "warmup") == 0 ||
+		    fabs(t->rate_pps_requested - load) > 1e-6 * load || t->tx_packets == 0 ||
+		    t->loss_ratio > thr)
 			continue;
 		if (best == NULL || t->rate_pps_offered < best->rate_pps_offered)
 			best = t;
@@ -351,7 +352,9 @@ ndr_mlrsearch(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 		.trial_s = o->final_s,
 		.duration_sum = o->duration_sum,
 		.exceed_ratio = o->exceed_ratio,
-		.warmup_s = o->warmup_trial_s < 0 ? 0 : o->warmup_trial_s == 0 ? -1 : o->warmup_trial_s,
+		.warmup_s = o->warmup_trial_s < 0    ? 0
+			    : o->warmup_trial_s == 0 ? -1
+						     : o->warmup_trial_s,
 		.max_trials = o->max_trials,
 	};
 	struct tgen_mlr m;
@@ -506,7 +509,8 @@ print_crit(const char *name, const struct ndr_crit *cr, double mean)
 static int
 ndr_latency(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 {
-	double pdr = r->crit[1].below ? 0 : r->crit[1].rate, dur = o->lat_s > 0 ? o->lat_s : o->final_s;
+	double pdr = r->crit[1].below ? 0 : r->crit[1].rate,
+	       dur = o->lat_s > 0 ? o->lat_s : o->final_s;
 	uint32_t i;
 	int ret;
 
@@ -533,8 +537,8 @@ ndr_latency(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 				continue;
 			printf("latency       pdr_%-4g %10.0f  %-9s  %-7" PRIu64 " %-7" PRIu64
 			       " %-7" PRIu64 " %-7" PRIu64 " %" PRIu64 "\n",
-			       o->lat_loads[i], r->lat_rate[i], d ? "reverse" : "forward", l->min_us,
-			       l->avg_us, l->max_us, l->curve_us[3], l->curve_us[4]);
+			       o->lat_loads[i], r->lat_rate[i], d ? "reverse" : "forward",
+			       l->min_us, l->avg_us, l->max_us, l->curve_us[3], l->curve_us[4]);
 		}
 	return 0;
 }
@@ -597,7 +601,8 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	       c->profile.bidir ? ", bidir" : "", r.min_pps, r.max_pps, o->width * 100,
 	       o->pdr_loss * 100, o->trial_s, o->final_s);
 	if (o->mlrsearch)
-		printf("method mlrsearch: every trial %.1f s, goal duration sum %.1f s, exceed ratio "
+		printf("method mlrsearch: every trial %.1f s, goal duration sum %.1f s, exceed "
+		       "ratio "
 		       "%.0f%%, warm-up trial at max load %s, at most %u trials\n",
 		       o->final_s, o->duration_sum, o->exceed_ratio * 100,
 		       o->warmup_trial_s == 0 ? "off" : "on (discarded)", o->max_trials);

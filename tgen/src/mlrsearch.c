@@ -220,7 +220,8 @@ target_next(struct tgen_mlr *m, int t)
 		return r > m->p.max_pps ? m->p.max_pps : r;
 	}
 	if (lo == 0) {
-		/* below the smallest upper bound, by the share it lost (at least 2 W, at most half) */
+		/* below the smallest upper bound, by the share it lost (at least 2 W, at most half)
+		 */
 		step = worst_loss(m, hi);
 		if (step < 2 * width)
 			step = 2 * width;

@@ -187,7 +187,7 @@ struct tgen_hdr {
 	int64_t lowest, highest;
 };
 
-#define TGEN_HDR_SIG 3			     /* significant digits, as CSIT's TRex histograms */
+#define TGEN_HDR_SIG 3			 /* significant digits, as CSIT's TRex histograms */
 #define TGEN_HDR_HIGHEST_US 3600000000ll /* one hour, in microseconds */
 /* Latency at load: the percentiles (log scale toward 100 %) written beside each histogram. */
 #define TGEN_LAT_CURVE_N 9

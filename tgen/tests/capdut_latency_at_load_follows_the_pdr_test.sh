@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
+# shellcheck disable=SC1091,SC2154,SC2016 # lib.sh (sourced) sets tmp, TGEN, ...; jq programs
 # Latency at load (CSIT): after the NDR/PDR search on a DUT of known capacity (capdut,
 # 10000 pps), one trial at each of 0/10/50/90 % of the PDR lower bound (0 % and anything below
 # the minimal rate at --min-rate); each direction that carried packets has min/avg/max and an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
+# shellcheck disable=SC1091,SC2154,SC2016 # lib.sh (sourced) sets tmp, TGEN, ...; jq programs
 # ndr --method mlrsearch on the rate-capped DUT (capdut forwards at most 10000 pps): the
 # warm-up trial at max load comes first and does not count; the relevant lower and upper
 # bounds straddle the capacity within the width; the lower bound holds the goal duration sum

@@ -21,7 +21,7 @@ tap(int ok, const char *name)
 /* cap: capacity; cold: loss of the very first trial (a DUT warming up its caches, ARP...);
  * spike_every: every Nth trial at or below capacity loses spike (0: never). */
 struct capdut {
-	double cap, cold, spike, gen_max; /* gen_max: tgen offers at most this (0: any) */
+	double cap, cold, spike, gen_max;   /* gen_max: tgen offers at most this (0: any) */
 	uint32_t spike_every, hiccup_every; /* every Nth trial tgen offers only half */
 	uint32_t trials, warmups, below_min;
 	double first_rate, min_rate_seen;
@@ -62,9 +62,15 @@ capdut_trial(struct capdut *d, const struct tgen_search_step *st, struct tgen_se
 static struct tgen_mlr_params
 csit(double min, double max)
 {
-	return (struct tgen_mlr_params){.min_pps = min, .max_pps = max, .pdr_loss = 0.005,
-					 .width = 0.005, .trial_s = 1, .duration_sum = 21,
-					 .exceed_ratio = 0.5, .warmup_s = 0, .max_trials = 1000};
+	return (struct tgen_mlr_params){.min_pps = min,
+					.max_pps = max,
+					.pdr_loss = 0.005,
+					.width = 0.005,
+					.trial_s = 1,
+					.duration_sum = 21,
+					.exceed_ratio = 0.5,
+					.warmup_s = 0,
+					.max_trials = 1000};
 }
 
 static void
@@ -146,7 +152,8 @@ main(void)
 	p.exceed_ratio = 0;
 	d = (struct capdut){.cap = 100000, .spike = 0.01, .spike_every = 3};
 	mlr_run(&p, &d, r);
-	tap(r[0].lower_pps < 100000 * 0.99, "exceed_ratio_zero_lets_one_bad_trial_disqualify_a_load");
+	tap(r[0].lower_pps < 100000 * 0.99,
+	    "exceed_ratio_zero_lets_one_bad_trial_disqualify_a_load");
 	p.exceed_ratio = 0.5;
 
 	/* the warm-up: a DUT that loses half of the first trial's packets (cold); with a duration

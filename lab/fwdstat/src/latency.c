@@ -172,8 +172,9 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 	fclose(f);
 	if (ncurves == 0)
 		return 0;
-	snprintf(title, sizeof(title), "%.60s: latency percentiles at 0/10/50/90 %% of the PDR (%.80s)",
-		 r->profile_key, r->run);
+	snprintf(title, sizeof(title),
+		 "%.60s: latency percentiles at 0/10/50/90 %% of the PDR (%.80s)", r->profile_key,
+		 r->run);
 	p = plot_add(co, name, title);
 	m = p != NULL ? open_memstream(&body, &size) : NULL;
 	if (m == NULL)
@@ -181,7 +182,8 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 	fprintf(m,
 		"set title '%s'\nset xlabel 'percentile'\nset ylabel 'latency (us)'\n"
 		"set logscale x\nset logscale y\nset grid\nset key top left\n"
-		"set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, "
+		"set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' "
+		"10000, "
 		"'99.999%%%%' 100000, '99.9999%%%%' 1000000)\nset xrange [1.5:1500000]\nplot ",
 		gp_text(txt, sizeof(txt), title));
 	ncurves = 0;
@@ -196,7 +198,8 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 				continue;
 			fputs(ncurves ? ", " : "", m);
 			gp_str(m, co->dir, name, ".dat");
-			fprintf(m, " index %zu using 1:3 with linespoints lw 2 pt 7 %stitle '%s %s'",
+			fprintf(m,
+				" index %zu using 1:3 with linespoints lw 2 pt 7 %stitle '%s %s'",
 				ncurves, d ? "dt 2 " : "", loads[k], dirs[d]);
 			ncurves++;
 		}
