@@ -30,7 +30,7 @@ check "column_without_cpus_is_skipped_and_said" grep -q "skipping the ${big}c co
 check "suite_json_records_the_columns_run" eval 'jq -e ".suite == \"ip4base\" and .cores_run == [1] and
 	.repeat == 2 and (.cores_asked | index('"$big"'))" "$camp/suite.json" >/dev/null'
 check "two_complete_runs_named_the_csit_way_group_1c_repeats_1_2" eval '
-	[ "$(for r in 1 2; do jq -r "\(.status) \(.group) \(.repeat)" "$camp/64b-1c-ethip4-ip4base-ndrpdr.r$r/meta.json"; done | tr "\n" " ")" = "complete 1c 1 complete 1c 2 " ]'
+	[ "$(for r in 1 2; do jq -r "[.status, .group, (.repeat | tostring)] | join(\" \")" "$camp/64b-1c-ethip4-ip4base-ndrpdr.r$r/meta.json"; done | tr "\n" " ")" = "complete 1c 1 complete 1c 2 " ]'
 check "every_run_has_latency_at_the_four_loads_with_histograms" eval '
 	for r in 1 2; do jq -e "[.latency.pdr_0, .latency.pdr_10, .latency.pdr_50, .latency.pdr_90] |
 		all(.forward.count > 0 and (.forward.hdrh | startswith(\"HISTF\")))" \
