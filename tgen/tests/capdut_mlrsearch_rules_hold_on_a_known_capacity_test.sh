@@ -40,12 +40,13 @@ else
 	echo "ok $ntap - ndr_bounds_straddle_the_capacity_within_the_width # SKIP busy host:" \
 		"tgen could not offer the capacity (limited by $limited)"
 fi
-# the lower bound's own trials: at least 2 good ones (0.9 s sum, exceed ratio 0.5)
-check "lower_bound_holds_the_goal_duration_sum" jqe '.ndr.lower_bound_trials >= 2 and
-	.ndr.trial.loss_packets == 0 and .ndr.trial.phase != "warmup" and
-	([.trials[1:][] | select(.loss_ratio == 0 and
-	  ((.rate_pps_requested - $r | fabs) < 0.01 or (.rate_pps_offered - $r | fabs) < 0.01))]
-	 | length) >= 2' --argjson r "$(jq .ndr.rate_pps "$tmp/ndr.json")" "$tmp/ndr.json"
+# the lower bound's own trials (the load its trial asked for; the rate reported may be lower
+# when tgen could not offer that load): at least 2 good ones (0.9 s sum, exceed ratio 0.5)
+check "lower_bound_holds_the_goal_duration_sum" jqe '.ndr.trial.rate_pps_requested as $r |
+	.ndr.lower_bound_trials >= 2 and .ndr.trial.loss_packets == 0 and
+	.ndr.trial.phase != "warmup" and .ndr.rate_pps <= $r + 0.01 and
+	([.trials[1:][] | select(.loss_ratio == 0 and (.rate_pps_requested - $r | fabs) < 0.01)]
+	 | length) >= 2' "$tmp/ndr.json"
 check "pdr_at_or_above_ndr_and_conditional_throughput_at_most_the_bound" jqe '
 	.pdr.rate_pps >= .ndr.rate_pps and .ndr.conditional_throughput_pps <= .ndr.rate_pps and
 	.ndr.conditional_throughput_pps > 0' "$tmp/ndr.json"
