@@ -46,7 +46,7 @@ exp_global_opts() {
 	local o v
 	for o in rate:RATE duration:DURATION trial-duration:TRIAL_DURATION \
 		final-duration:FINAL_DURATION max-rate:MAX_RATE min-rate:MIN_RATE label:LABEL \
-		generator:GENERATOR tunables:TUNABLES; do
+		generator:GENERATOR tunables:TUNABLES method:METHOD latency-loads:LATENCY_LOADS; do
 		v=${o#*:}
 		v=${!v}
 		if [ -n "$v" ]; then printf -- '--%s\n%s\n' "${o%%:*}" "$v"; fi

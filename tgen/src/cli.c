@@ -43,17 +43,30 @@ tgen_cli_usage(FILE *f)
 	      "                          apart), receive polled adaptively (20..100 us), so a DUT\n"
 	      "                          sharing the CPU gets it; auto (default): sleep when the\n"
 	      "                          busy pacer's bursts are >= 50 us apart\n"
-	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps .. line rate)\n"
+	      "  --min-rate R, --max-rate R       ndr search range (default 1kpps, mlrsearch\n"
+	      "                          9001pps, .. line rate)\n"
+	      "  --method binary|mlrsearch  ndr: tgen's binary search (default) or MLRsearch's\n"
+	      "                          semantics (CSIT): a discarded warm-up trial at max load,\n"
+	      "                          loads classified by goal duration sum and exceed ratio\n"
+	      "  --duration-sum S        mlrsearch: goal duration sum per load (default 21)\n"
+	      "  --exceed-ratio X        mlrsearch: bad share of it allowed (default 50%)\n"
+	      "  --warmup-trial S        mlrsearch: warm-up trial duration (default: a trial; 0:\n"
+	      "                          none)\n"
 	      "  --pdr-loss X            PDR loss ratio, 0.005 or 0.5% (default 0.5%)\n"
 	      "  --width X               search width, relative (default 0.5%)\n"
 	      "  --trial-duration S      search trials (default 1)\n"
-	      "  --final-duration S      final trials (default 5)\n"
+	      "  --final-duration S      final trials (default 5; mlrsearch: every trial, 1)\n"
 	      "  --rate-tolerance X      a trial whose offered rate (tx packets / trial time)\n"
 	      "                          falls short of the requested rate by more than X is\n"
 	      "                          generator_limited: ndr counts it at its offered rate\n"
 	      "                          and stops climbing there (default 1%)\n"
 	      "  --strict-rate           accepted for compatibility; no effect (always strict)\n"
-	      "  --max-trials N          stop the search after N trials (default 60)\n"
+	      "  --max-trials N          stop the search after N trials (default 60; mlrsearch "
+	      "300)\n"
+	      "  --latency-loads LIST    ndr: after the search, latency trials at these percents\n"
+	      "                          of the PDR lower bound (CSIT: 0,10,50,90; 0 and any\n"
+	      "                          load below it run at --min-rate); default none\n"
+	      "  --latency-duration S    their duration (default: --final-duration)\n"
 	      "  --pre-trial CMD, --post-trial CMD  run around every trial (sh -c), with\n"
 	      "                          TGEN_TRIAL_INDEX, TGEN_TRIAL_PHASE, TGEN_TRIAL_RATE_PPS,\n"
 	      "                          TGEN_TRIAL_DURATION_S (post: TGEN_TRIAL_LOSS_RATIO,\n"
@@ -212,6 +225,53 @@ p_link(const struct cli_opt *d, void *field, const char *a)
 	return tgen_bps_parse(a, bps) < 0 || *bps == 0 ? bad(d, a) : 0;
 }
 
+/* --latency-loads 0,10,50,90: percents of the PDR lower bound, each 0..100, at most 8 */
+static int
+p_loads(const struct cli_opt *d, void *field, const char *a)
+{
+	struct opts *o = (struct opts *)((char *)field - offsetof(struct opts, lat_loads));
+	char *end;
+	const char *p = a;
+	double v;
+
+	o->n_lat_loads = 0;
+	if (strcmp(a, "none") == 0)
+		return 0;
+	for (;;) {
+		v = strtod(p, &end);
+		if (end == p || v < 0 || v > 100 || o->n_lat_loads == 8)
+			return bad(d, a);
+		o->lat_loads[o->n_lat_loads++] = v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return bad(d, a);
+		p = end + 1;
+	}
+}
+
+static int
+p_method(const struct cli_opt *d, void *field, const char *a)
+{
+	if (strcmp(a, "binary") != 0 && strcmp(a, "mlrsearch") != 0)
+		return bad(d, a);
+	*(bool *)field = strcmp(a, "mlrsearch") == 0;
+	return 0;
+}
+
+void
+tgen_cli_method_defaults(struct opts *o)
+{
+	/* unset (0): binary's 5 s final trials and 1 kpps; MLRsearch's (CSIT's) 1 s trials and
+	 * a minimal load of 9.001 kpps */
+	if (o->final_s == 0)
+		o->final_s = o->mlrsearch ? 1 : 5;
+	if (o->max_trials == 0)
+		o->max_trials = o->mlrsearch ? 300 : 60;
+	if (o->min_rate.unit == TGEN_RATE_PPS && o->min_rate.value == 0)
+		o->min_rate.value = o->mlrsearch ? 9001 : 1000;
+}
+
 static int
 p_ports(const struct cli_opt *d, void *field, const char *a)
 {
@@ -267,6 +327,14 @@ static const struct cli_opt cli_opts[] = {
 	{"max-trials", "max-trials", p_u32, OPT(max_trials), 1, 10000, "1..10000"},
 	{"mbufs", "mbufs", p_u32, OPT(nb_mbufs), 1024, 1 << 22, "1024..4194304"},
 	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
+	{"method", "method", p_method, OPT(mlrsearch), 0, 0, "binary or mlrsearch"},
+	{"duration-sum", "duration-sum", p_double, OPT(duration_sum), SECONDS(0.001, 86400)},
+	{"exceed-ratio", "exceed-ratio", p_double, OPT(exceed_ratio), 0, 0.99,
+	 "a ratio in 0..0.99 (or 0..99%)"},
+	{"warmup-trial", "warmup-trial", p_double, OPT(warmup_trial_s), SECONDS(0, 86400)},
+	{"latency-loads", "latency-loads", p_loads, OPT(lat_loads), 0, 0,
+	 "comma-separated percents of the PDR in 0..100 (at most 8), or none"},
+	{"latency-duration", "latency-duration", p_double, OPT(lat_s), SECONDS(0.001, 86400)},
 	{"pre-trial", "pre-trial", p_str, OPT(pre_trial), 0, 0, NULL},
 	{"post-trial", "post-trial", p_str, OPT(post_trial), 0, 0, NULL},
 	{"trial-exec", "trial-exec", p_str, OPT(trial_exec), 0, 0, NULL},

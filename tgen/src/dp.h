@@ -31,6 +31,7 @@ struct tgen_ctx {
 	uint32_t trial_index;
 	struct tgen_seq seq[TGEN_NDIR];
 	struct tgen_lat lat;
+	struct tgen_hdr hdr[TGEN_NDIR]; /* latency per direction, microseconds */
 	uint64_t arp_replies_sent;
 	uint64_t warmup_tx[TGEN_NDIR], warmup_rx; /* packets of the warm-up */
 	double warmup_s;

@@ -24,6 +24,29 @@ tgen_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* One direction's latency (microseconds), CSIT's latency_numbers plus our count and curve;
+ * null when no packet of that direction came back. */
+void
+tgen_json_dir_lat(FILE *f, const struct tgen_dir_lat *l)
+{
+	int i;
+
+	if (l->count == 0) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f,
+		"{\"unit\": \"us\", \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"avg\": %" PRIu64
+		", \"max\": %" PRIu64 ", \"clamped\": %" PRIu64 ", \"percentiles\": [",
+		l->count, l->min_us, l->avg_us, l->max_us, l->clamped);
+	for (i = 0; i < TGEN_LAT_CURVE_N; i++)
+		fprintf(f, "%s[%g, %" PRIu64 "]", i ? ", " : "", tgen_lat_curve_pct[i],
+			l->curve_us[i]);
+	fputs("], \"hdrh\": ", f);
+	tgen_json_str(f, l->hdrh);
+	fputc('}', f);
+}
+
 void
 tgen_json_trial(FILE *f, const struct tgen_result *r)
 {
@@ -57,6 +80,11 @@ tgen_json_trial(FILE *f, const struct tgen_result *r)
 		", \"p999\": %" PRIu64 "}",
 		r->lat_min, r->lat_avg, r->lat_max, r->lat_p50, r->lat_p90, r->lat_p99,
 		r->lat_p999);
+	fputs(", \"latency_us\": [", f);
+	tgen_json_dir_lat(f, &r->dlat[0]);
+	fputs(", ", f);
+	tgen_json_dir_lat(f, &r->dlat[1]);
+	fputc(']', f);
 	fprintf(f,
 		", \"directions\": [{\"tx_packets\": %" PRIu64 ", \"rx_packets\": %" PRIu64
 		"}, {\"tx_packets\": %" PRIu64 ", \"rx_packets\": %" PRIu64 "}]}",

@@ -8,6 +8,7 @@
 #include "tgen.h"
 
 void tgen_json_str(FILE *f, const char *s);
+void tgen_json_dir_lat(FILE *f, const struct tgen_dir_lat *l);
 void tgen_json_trial(FILE *f, const struct tgen_result *r);
 void tgen_json_build_info(FILE *f);
 FILE *tgen_json_open(const char *path);

@@ -100,6 +100,33 @@ print_trial(const struct tgen_result *r)
  * tx_bytes, rx_bytes, duration_s, dir0_tx, dir0_rx, dir1_tx, dir1_rx and lat_min, lat_avg,
  * lat_max, lat_p50, lat_p90, lat_p99, lat_p999 (ns). tgen derives the rest as for its own
  * trials, so the search and the JSON are the same for every generator. */
+/* Latency per direction from a --trial-exec result: dirN_lat_count, dirN_lat_min_us,
+ * dirN_lat_avg_us, dirN_lat_max_us (numbers) and dirN_hdrh BASE64 (N 0 or 1). */
+static void
+exec_dir_lat(struct tgen_result *r, const char *line)
+{
+	char key[32], val[8192];
+	struct tgen_dir_lat *l;
+	unsigned long long v;
+
+	if (sscanf(line, "dir%*1[01]_%31s %8191s", key, val) != 2)
+		return;
+	l = &r->dlat[line[3] == '1'];
+	v = strtoull(val, NULL, 10);
+	if (strcmp(key, "hdrh") == 0) {
+		free(l->hdrh);
+		l->hdrh = strdup(val);
+	} else if (strcmp(key, "lat_count") == 0) {
+		l->count = v;
+	} else if (strcmp(key, "lat_min_us") == 0) {
+		l->min_us = v;
+	} else if (strcmp(key, "lat_avg_us") == 0) {
+		l->avg_us = v;
+	} else if (strcmp(key, "lat_max_us") == 0) {
+		l->max_us = l->curve_us[TGEN_LAT_CURVE_N - 1] = v;
+	}
+}
+
 static int
 exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, const char *phase,
 	   struct tgen_result *r)
@@ -119,7 +146,8 @@ exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, con
 		{"lat_p999", &r->lat_p999},
 	};
 	double d, slack;
-	size_t i;
+	size_t i, cap = 0;
+	char *line = NULL;
 	FILE *f;
 	int fd, ret;
 
@@ -134,13 +162,19 @@ exec_trial(struct tgen_ctx *c, const struct opts *o, double pps, double dur, con
 	f = ret < 0 ? NULL : fopen(path, "r");
 	if (ret == 0 && f == NULL)
 		ret = -errno;
-	while (f != NULL && fscanf(f, "%31s %lf", key, &d) == 2) {
+	while (f != NULL && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%31s %lf", key, &d) != 2) {
+			exec_dir_lat(r, line);
+			continue;
+		}
 		if (strcmp(key, "duration_s") == 0 && d > 0)
 			r->duration_s = d;
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (strcmp(key, keys[i].name) == 0)
 				*keys[i].val = d > 0 ? (uint64_t)(d + 0.5) : 0;
+		exec_dir_lat(r, line);
 	}
+	free(line);
 	if (f != NULL)
 		fclose(f);
 	unlink(path);
@@ -218,6 +252,8 @@ mode_run(struct tgen_ctx *c, const struct opts *o)
 }
 
 struct ndr_crit {
+	double upper, conditional; /* mlrsearch: relevant upper bound, conditional throughput */
+	uint32_t lower_trials;
 	double rate; /* never above what its trial offered */
 	bool below;
 	enum tgen_limit limit;
@@ -229,7 +265,12 @@ struct ndr_run {
 	struct ndr_crit crit[2];
 	struct tgen_result *tr;
 	uint32_t n, limited_trials;
+	struct tgen_result lat[8]; /* latency at load, one per --latency-loads entry */
+	double lat_rate[8];
+	uint32_t n_lat;
 };
+
+static void json_latency(FILE *f, const struct opts *o, const struct ndr_run *r);
 
 static void
 search_trial_of(const struct tgen_result *t, double dur, struct tgen_search_trial *st)
@@ -250,6 +291,8 @@ crit_trial(const struct tgen_result *tr, uint32_t n, double rate, double thr)
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
+		if (strcmp(tr[i].phase, "warmup") == 0)
+			continue;
 		search_trial_of(&tr[i], tr[i].duration_s, &st);
 		if (fabs(tgen_search_pass_rate(&st) - rate) < 1e-6 * rate && st.loss_ratio <= thr &&
 		    (best == NULL || tr[i].duration_s >= best->duration_s))
@@ -275,6 +318,84 @@ ndr_results(const struct tgen_search *s, const struct opts *o, struct ndr_run *r
 	}
 	if (!r->crit[0].below && r->crit[1].rate < r->crit[0].rate)
 		r->crit[1] = r->crit[0];
+}
+
+/* The good trial at an MLRsearch load that offered the least (what the result is held to). */
+static const struct tgen_result *
+mlr_trial(const struct ndr_run *r, double load, double thr)
+{
+	const struct tgen_result *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct tgen_result *t = &r->tr[i];
+
+		if (strcmp(t->phase, "warmup") == 0 ||
+		    fabs(t->rate_pps_requested - load) > 1e-6 * load || t->tx_packets == 0 ||
+		    t->loss_ratio > thr)
+			continue;
+		if (best == NULL || t->rate_pps_offered < best->rate_pps_offered)
+			best = t;
+	}
+	return best;
+}
+
+/* --method mlrsearch (mlrsearch.c): the same trials, hooks and results, MLRsearch's rules. */
+static int
+ndr_mlrsearch(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
+{
+	struct tgen_mlr_params p = {
+		.min_pps = r->min_pps,
+		.max_pps = r->max_pps,
+		.pdr_loss = o->pdr_loss,
+		.width = o->width,
+		.trial_s = o->final_s,
+		.duration_sum = o->duration_sum,
+		.exceed_ratio = o->exceed_ratio,
+		.warmup_s = o->warmup_trial_s < 0    ? 0
+			    : o->warmup_trial_s == 0 ? -1
+						     : o->warmup_trial_s,
+		.max_trials = o->max_trials,
+	};
+	struct tgen_mlr m;
+	struct tgen_search_step st;
+	struct tgen_search_trial rec;
+	struct tgen_mlr_result res;
+	struct tgen_result *t;
+	int ret = 0, k;
+
+	if (tgen_mlr_init(&m, &p) < 0)
+		return -ENOMEM;
+	while (r->n < o->max_trials && tgen_mlr_next(&m, &st)) {
+		t = &r->tr[r->n];
+		ret = trial_with_hooks(c, o, st.rate_pps, st.duration_s, st.phase, false, t);
+		if (ret < 0)
+			goto out_free;
+		print_trial(t);
+		r->n++;
+		r->limited_trials += t->generator_limited;
+		search_trial_of(t, t->duration_s, &rec);
+		tgen_mlr_record(&m, &rec);
+	}
+	for (k = 0; k < 2; k++) {
+		struct ndr_crit *cr = &r->crit[k];
+
+		tgen_mlr_result(&m, k, &res);
+		cr->rate = res.lower_pps;
+		cr->below = res.below;
+		cr->limit = res.limit;
+		cr->upper = res.upper_pps;
+		cr->conditional = res.conditional_pps;
+		cr->lower_trials = res.lower_trials;
+		cr->trial = cr->below ? NULL : mlr_trial(r, res.lower_pps, k ? o->pdr_loss : 0);
+		if (res.offered_pps < cr->rate)
+			cr->rate = res.offered_pps;
+	}
+	if (!r->crit[0].below && r->crit[1].rate < r->crit[0].rate)
+		r->crit[1] = r->crit[0];
+out_free:
+	tgen_mlr_free(&m);
+	return ret;
 }
 
 static int
@@ -307,13 +428,18 @@ ndr_search(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
 }
 
 static void
-json_crit(FILE *f, const char *name, const struct ndr_crit *cr, double mean)
+json_crit(FILE *f, const char *name, const struct ndr_crit *cr, double mean, bool mlr)
 {
 	fprintf(f,
 		",\n \"%s\": {\"rate_pps\": %.3f, \"rate_bps\": %.0f, \"rate_l1_bps\": %.0f, "
-		"\"below_minimum\": %s, \"limited_by\": \"%s\", \"trial\": ",
+		"\"below_minimum\": %s, \"limited_by\": \"%s\", %s",
 		name, cr->rate, cr->rate * mean * 8, cr->rate * (mean + TGEN_L1_OVERHEAD) * 8,
-		cr->below ? "true" : "false", tgen_limit_name(cr->limit));
+		cr->below ? "true" : "false", tgen_limit_name(cr->limit), mlr ? "" : "\"trial\": ");
+	if (mlr)
+		fprintf(f,
+			"\"upper_pps\": %.3f, \"conditional_throughput_pps\": %.3f, "
+			"\"lower_bound_trials\": %u, \"trial\": ",
+			cr->upper, cr->conditional, cr->lower_trials);
 	if (cr->trial != NULL)
 		tgen_json_trial(f, cr->trial);
 	else
@@ -336,17 +462,27 @@ ndr_json_write(struct tgen_ctx *c, const struct opts *o, const struct ndr_run *r
 		",\n \"params\": {\"min_rate_pps\": %.3f, \"max_rate_pps\": %.3f, "
 		"\"pdr_loss_ratio\": %g, \"width_ratio\": %g, \"trial_duration_s\": %g, "
 		"\"final_duration_s\": %g, \"rate_tolerance\": %g, \"strict_rate\": true, "
-		"\"trials_behind_schedule\": %u}",
+		"\"trials_behind_schedule\": %u, \"method\": \"%s\"",
 		r->min_pps, r->max_pps, o->pdr_loss, o->width, o->trial_s, o->final_s, o->rate_tol,
-		r->limited_trials);
-	json_crit(f, "ndr", &r->crit[0], r->mean);
-	json_crit(f, "pdr", &r->crit[1], r->mean);
+		r->limited_trials, o->mlrsearch ? "mlrsearch" : "binary");
+	if (o->mlrsearch)
+		fprintf(f,
+			", \"duration_sum_s\": %g, \"exceed_ratio\": %g, \"warmup_trial_s\": %g, "
+			"\"preceding_width_ratio\": %g",
+			o->duration_sum, o->exceed_ratio,
+			o->warmup_trial_s < 0 ? o->final_s : o->warmup_trial_s, 4 * o->width);
+	fputc('}', f);
+	json_crit(f, "ndr", &r->crit[0], r->mean, o->mlrsearch);
+	json_crit(f, "pdr", &r->crit[1], r->mean, o->mlrsearch);
 	fputs(",\n \"trials\": [", f);
 	for (i = 0; i < r->n; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
 		tgen_json_trial(f, &r->tr[i]);
 	}
-	fputs("]}\n", f);
+	fputc(']', f);
+	if (o->n_lat_loads > 0)
+		json_latency(f, o, r);
+	fputs("}\n", f);
 	return tgen_json_close(f, o->json);
 }
 
@@ -366,6 +502,79 @@ print_crit(const char *name, const struct ndr_crit *cr, double mean)
 		       gbps);
 	else
 		printf("%s: %.0f pps (%.3f Gbps L1)\n", name, pps, gbps);
+}
+
+/* Latency at load (CSIT): after the search, one trial at each percent of the PDR lower bound,
+ * rounded up to the minimal rate (0 % is the minimal rate: latency with next to no load). */
+static int
+ndr_latency(struct tgen_ctx *c, const struct opts *o, struct ndr_run *r)
+{
+	double pdr = r->crit[1].below ? 0 : r->crit[1].rate,
+	       dur = o->lat_s > 0 ? o->lat_s : o->final_s;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < o->n_lat_loads; i++) {
+		double rate = pdr * o->lat_loads[i] / 100;
+
+		if (rate < r->min_pps)
+			rate = r->min_pps;
+		r->lat_rate[i] = rate;
+		ret = trial_with_hooks(c, o, rate, dur, "latency", false, &r->lat[i]);
+		if (ret < 0)
+			return ret;
+		print_trial(&r->lat[i]);
+		r->n_lat++;
+	}
+	if (r->n_lat > 0)
+		printf("latency (us)  load       rate pps  direction  min     avg     max     "
+		       "p99     p99.9\n");
+	for (i = 0; i < r->n_lat; i++)
+		for (int d = 0; d < TGEN_NDIR; d++) {
+			const struct tgen_dir_lat *l = &r->lat[i].dlat[d];
+
+			if (l->count == 0)
+				continue;
+			printf("latency       pdr_%-4g %10.0f  %-9s  %-7" PRIu64 " %-7" PRIu64
+			       " %-7" PRIu64 " %-7" PRIu64 " %" PRIu64 "\n",
+			       o->lat_loads[i], r->lat_rate[i], d ? "reverse" : "forward",
+			       l->min_us, l->avg_us, l->max_us, l->curve_us[3], l->curve_us[4]);
+		}
+	return 0;
+}
+
+static void
+json_latency(FILE *f, const struct opts *o, const struct ndr_run *r)
+{
+	uint32_t i;
+
+	fprintf(f, ",\n \"latency\": {\"pdr_lower_pps\": %.3f, \"duration_s\": %g",
+		r->crit[1].below ? 0 : r->crit[1].rate, o->lat_s > 0 ? o->lat_s : o->final_s);
+	for (i = 0; i < r->n_lat; i++) {
+		fprintf(f, ",\n  \"pdr_%g\": {\"percent\": %g, \"rate_pps\": %.3f, \"forward\": ",
+			o->lat_loads[i], o->lat_loads[i], r->lat_rate[i]);
+		tgen_json_dir_lat(f, &r->lat[i].dlat[0]);
+		fputs(", \"reverse\": ", f);
+		tgen_json_dir_lat(f, &r->lat[i].dlat[1]);
+		fputs(",\n   \"trial\": ", f);
+		tgen_json_trial(f, &r->lat[i]);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+static void
+ndr_run_free(struct ndr_run *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		for (int d = 0; d < TGEN_NDIR; d++)
+			tgen_dir_lat_free(&r->tr[i].dlat[d]);
+	for (i = 0; i < r->n_lat; i++)
+		for (int d = 0; d < TGEN_NDIR; d++)
+			tgen_dir_lat_free(&r->lat[i].dlat[d]);
+	free(r->tr);
 }
 
 static int
@@ -391,19 +600,36 @@ mode_ndr(struct tgen_ctx *c, const struct opts *o)
 	       tgen_profile_name(&c->profile), r.mean, c->profile.flows,
 	       c->profile.bidir ? ", bidir" : "", r.min_pps, r.max_pps, o->width * 100,
 	       o->pdr_loss * 100, o->trial_s, o->final_s);
-	ret = ndr_search(c, o, &r);
+	if (o->mlrsearch)
+		printf("method mlrsearch: every trial %.1f s, goal duration sum %.1f s, exceed "
+		       "ratio "
+		       "%.0f%%, warm-up trial at max load %s, at most %u trials\n",
+		       o->final_s, o->duration_sum, o->exceed_ratio * 100,
+		       o->warmup_trial_s == 0 ? "off" : "on (discarded)", o->max_trials);
+	ret = o->mlrsearch ? ndr_mlrsearch(c, o, &r) : ndr_search(c, o, &r);
 	if (ret < 0)
 		goto out_free;
 	print_crit("NDR", &r.crit[0], r.mean);
 	print_crit("PDR", &r.crit[1], r.mean);
+	for (int k = 0; o->mlrsearch && k < 2; k++)
+		printf("%s: relevant lower bound %.0f pps (%u trials), upper bound %.0f pps, "
+		       "conditional throughput %.0f pps\n",
+		       k ? "PDR" : "NDR", r.crit[k].rate, r.crit[k].lower_trials, r.crit[k].upper,
+		       r.crit[k].conditional);
+	ret = ndr_latency(c, o, &r);
+	if (ret < 0)
+		goto out_free;
 	if (r.limited_trials)
 		printf("note: in %u trial(s) tgen offered less than requested by more than the "
-		       "%g%% tolerance (a busy host?); they counted at the rate offered\n",
-		       r.limited_trials, o->rate_tol * 100);
+		       "%g%% tolerance (a busy host?); %s\n",
+		       r.limited_trials, o->rate_tol * 100,
+		       o->mlrsearch ? "good ones were left out of their load's classification, "
+				      "up to 3 at a load"
+				    : "they counted at the rate offered");
 	if (o->json != NULL)
 		ret = ndr_json_write(c, o, &r);
 out_free:
-	free(r.tr);
+	ndr_run_free(&r);
 	return ret;
 }
 
@@ -480,6 +706,7 @@ mode_exec(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 	argv[0] = (char *)"tgen";
 	if (tgen_cli_parse(c, o, argc, argv) < 0)
 		return 2;
+	tgen_cli_method_defaults(o);
 	if (c->profile.kind == TGEN_PROFILE_IMIX)
 		c->profile.frame_size = 0;
 	c->rate_tol = o->rate_tol;
@@ -521,17 +748,20 @@ main(int argc, char **argv)
 	o.rate.value = 1;
 	o.duration_s = 10;
 	o.trial_s = 1;
-	o.final_s = 5;
+	o.final_s = 0; /* by method: tgen_cli_method_defaults */
+	o.duration_sum = 21;
+	o.exceed_ratio = 0.5;
+	o.warmup_trial_s = -1;
 	o.width = 0.005;
 	o.pdr_loss = 0.005;
 	o.rate_tol = 0.01;
 	o.link_timeout_s = 10;
 	o.warmup_s = 5;
-	o.max_trials = 60;
+	o.max_trials = 0; /* by method: 60 (binary), 300 (mlrsearch) */
 	o.nb_desc = 1024;
 	o.nb_mbufs = 16384;
 	o.min_rate.unit = TGEN_RATE_PPS;
-	o.min_rate.value = 1000;
+	o.min_rate.value = 0; /* by method */
 	o.max_rate.unit = TGEN_RATE_MAX;
 
 	/* tgen [EAL] -- --help: answer without initialising EAL (no hugepages needed) */
@@ -561,12 +791,16 @@ main(int argc, char **argv)
 		rc = 2;
 		goto out_eal;
 	}
+	tgen_cli_method_defaults(&o);
 	if (c.profile.kind == TGEN_PROFILE_IMIX)
 		c.profile.frame_size = 0;
 	c.rate_tol = o.rate_tol;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c.tsc_hz = rte_get_tsc_hz();
+	for (n = 0; n < TGEN_NDIR; n++)
+		if (tgen_hdr_init(&c.hdr[n], TGEN_HDR_HIGHEST_US, TGEN_HDR_SIG) < 0)
+			goto out_eal;
 	if (rte_eth_dev_count_avail() < 2) {
 		fprintf(stderr,
 			"tgen: need two ports, found %u (add them as EAL args, e.g. "
@@ -608,6 +842,8 @@ out_ports:
 	tgen_seq_free(&c.seq[0]);
 	tgen_seq_free(&c.seq[1]);
 out_eal:
+	tgen_hdr_free(&c.hdr[0]);
+	tgen_hdr_free(&c.hdr[1]);
 	rte_eal_cleanup();
 	return rc;
 }

@@ -175,6 +175,33 @@ struct tgen_seq {
 	uint64_t received, unique, duplicates, reordered, out_of_range;
 };
 
+/* An HDR histogram (hdr.c), HdrHistogram's layout and V2 compressed base64 encoding. */
+struct tgen_hdr {
+	uint64_t *counts;
+	uint32_t len;
+	uint64_t total, min, max, clamped; /* clamped: values above highest, counted there */
+	double sum;
+	int sig, unit_mag, sub_count_mag, sub_half_mag, buckets, lzc_base;
+	uint32_t sub_count, sub_half;
+	uint64_t sub_mask;
+	int64_t lowest, highest;
+};
+
+#define TGEN_HDR_SIG 3			 /* significant digits, as CSIT's TRex histograms */
+#define TGEN_HDR_HIGHEST_US 3600000000ll /* one hour, in microseconds */
+/* Latency at load: the percentiles (log scale toward 100 %) written beside each histogram. */
+#define TGEN_LAT_CURVE_N 9
+extern const double tgen_lat_curve_pct[TGEN_LAT_CURVE_N];
+
+int tgen_hdr_init(struct tgen_hdr *h, int64_t highest, int sig);
+void tgen_hdr_free(struct tgen_hdr *h);
+void tgen_hdr_reset(struct tgen_hdr *h);
+void tgen_hdr_record(struct tgen_hdr *h, uint64_t v);
+/* HdrHistogram's value at percentile pct (0..100): the top of the bucket that holds it. */
+uint64_t tgen_hdr_value_at(const struct tgen_hdr *h, double pct);
+/* The V2 compressed encoding, base64 (malloc'd; NULL without memory). */
+char *tgen_hdr_encode(const struct tgen_hdr *h);
+
 void tgen_lat_reset(struct tgen_lat *l);
 void tgen_lat_add(struct tgen_lat *l, uint64_t ns);
 uint64_t tgen_lat_percentile(const struct tgen_lat *l, double q);
@@ -184,6 +211,13 @@ void tgen_seq_free(struct tgen_seq *s);
 void tgen_seq_add(struct tgen_seq *s, uint32_t seq);
 
 /* ---- one trial's result ---- */
+/* One direction's latency in microseconds, as CSIT's latency fields hold it. */
+struct tgen_dir_lat {
+	uint64_t count, min_us, avg_us, max_us, clamped;
+	uint64_t curve_us[TGEN_LAT_CURVE_N]; /* at tgen_lat_curve_pct */
+	char *hdrh; /* base64 V2 compressed HdrHistogram; NULL: no packet */
+};
+
 struct tgen_result {
 	uint32_t index;
 	const char *phase;
@@ -202,6 +236,7 @@ struct tgen_result {
 	struct tgen_thread_cpu threads[TGEN_MAX_THREADS];
 	double rate_pps_offered; /* measured: tx_packets / duration_s */
 	bool generator_limited;	 /* offered fell short of requested beyond the tolerance */
+	struct tgen_dir_lat dlat[TGEN_NDIR]; /* latency per direction (microseconds) */
 };
 
 /* Offered-rate check (rate.c): true when offered_pps falls short of requested_pps by more
@@ -209,6 +244,9 @@ struct tgen_result {
  * so a trial can end up to one burst per direction short). Unpaced (requested 0): false. */
 bool tgen_rate_short(double requested_pps, double offered_pps, double duration_s, double tol,
 		     double slack_pkts);
+
+void tgen_dir_lat_fill(struct tgen_dir_lat *l, const struct tgen_hdr *h);
+void tgen_dir_lat_free(struct tgen_dir_lat *l);
 
 /* ---- NDR/PDR search (search.c), free of DPDK so the unit tests drive it ---- */
 struct tgen_bound {
@@ -264,5 +302,52 @@ double tgen_search_pass_rate(const struct tgen_search_trial *t);
  * bounded it. */
 double tgen_search_result(const struct tgen_search *s, int k, bool *below, enum tgen_limit *limit);
 const char *tgen_limit_name(enum tgen_limit l);
+
+/* ---- MLRsearch semantics (mlrsearch.c), free of DPDK too ---- */
+struct tgen_mlr_params {
+	double min_pps, max_pps;
+	double pdr_loss;     /* PDR's goal loss ratio (NDR's is 0) */
+	double width;	     /* relative, of the final goals (preceding ones: 4x) */
+	double trial_s;	     /* every trial's duration (MLRsearch's final trial duration) */
+	double duration_sum; /* goal duration sum per load */
+	double exceed_ratio; /* share of the duration sum that may be bad at a lower bound */
+	double warmup_s;     /* the discarded warm-up trial at max load (0: trial_s; < 0: none) */
+	uint32_t max_trials;
+};
+
+struct tgen_mlr_trial {
+	double load; /* the load asked for */
+	double offered, duration_s, loss_ratio, fwd_pps;
+	bool limited; /* tgen offered less than the load (generator_limited) */
+};
+
+struct tgen_mlr {
+	struct tgen_mlr_params p;
+	double pdr_loss;
+	struct tgen_mlr_trial *t;
+	uint32_t n;
+	bool warmed;
+	double asked; /* the load of the last step */
+};
+
+struct tgen_mlr_result {
+	double lower_pps, upper_pps; /* the relevant bounds (0: none) */
+	double conditional_pps;	     /* conditional throughput at the lower bound */
+	uint32_t lower_trials;	     /* trials measured at the lower bound */
+	double offered_pps;	     /* the lowest rate its good trials offered (<= lower_pps) */
+	bool gen_short;		     /* one of them was generator-limited */
+	bool below;
+	enum tgen_limit limit;
+};
+
+int tgen_mlr_init(struct tgen_mlr *m, const struct tgen_mlr_params *p);
+void tgen_mlr_free(struct tgen_mlr *m);
+/* 1: run the trial in *step (phase "warmup" first, then "search" for the preceding targets
+ * and "final"); 0: every goal is met. */
+int tgen_mlr_next(struct tgen_mlr *m, struct tgen_search_step *step);
+/* Records the trial just run (the warm-up one is discarded). */
+void tgen_mlr_record(struct tgen_mlr *m, const struct tgen_search_trial *t);
+/* The final goal k (0 NDR, 1 PDR). */
+void tgen_mlr_result(const struct tgen_mlr *m, int k, struct tgen_mlr_result *res);
 
 #endif

@@ -80,9 +80,13 @@ rx_poll(struct tgen_ctx *c, struct trial_state *t)
 			}
 			tgen_seq_add(&c->seq[sig->dir], sig->seq);
 			t->rx_bytes += pkts[j]->pkt_len + TGEN_FCS_LEN;
-			if (now > sig->tsc)
-				tgen_lat_add(&c->lat,
-					     (uint64_t)((double)(now - sig->tsc) * t->ns_per_tsc));
+			if (now > sig->tsc) {
+				uint64_t ns = (uint64_t)((double)(now - sig->tsc) * t->ns_per_tsc);
+
+				tgen_lat_add(&c->lat, ns);
+				if (c->hdr[sig->dir & 1].counts != NULL)
+					tgen_hdr_record(&c->hdr[sig->dir & 1], (ns + 500) / 1000);
+			}
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
@@ -246,6 +250,8 @@ result_fill(struct tgen_ctx *c, struct trial_state *t, double pps, double dur,
 	r->lat_p90 = tgen_lat_percentile(&c->lat, 0.90);
 	r->lat_p99 = tgen_lat_percentile(&c->lat, 0.99);
 	r->lat_p999 = tgen_lat_percentile(&c->lat, 0.999);
+	for (int d = 0; d < TGEN_NDIR; d++)
+		tgen_dir_lat_fill(&r->dlat[d], &c->hdr[d]);
 }
 
 int
@@ -268,6 +274,9 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 	t.tag = (uint8_t)c->trial_index;
 	t.ns_per_tsc = 1e9 / (double)c->tsc_hz;
 	tgen_lat_reset(&c->lat);
+	for (d = 0; d < TGEN_NDIR; d++)
+		if (c->hdr[d].counts != NULL)
+			tgen_hdr_reset(&c->hdr[d]);
 	ncpu0 = tgen_cpu_sample(cpu0, TGEN_MAX_THREADS);
 	start = rte_rdtsc();
 	end = start + (uint64_t)(duration_s * (double)c->tsc_hz);

@@ -48,6 +48,11 @@ width|--width 0.6|--width 0.6: a ratio in 0.000001..0.5
 rate_tolerance|--rate-tolerance 60%|--rate-tolerance 60%: a ratio in 0..0.5 \(or 0..50%\)
 max_trials|--max-trials 0|--max-trials 0: 1..10000
 desc|--desc 10|--desc 10: 64..16384
+method|--method bisect|--method bisect: binary or mlrsearch
+exceed_ratio|--exceed-ratio 100%|--exceed-ratio 100%: a ratio in 0..0.99 \(or 0..99%\)
+duration_sum|--duration-sum 0|--duration-sum 0: seconds in 0.001..86400
+latency_loads_range|--latency-loads 0,120|--latency-loads 0,120: comma-separated percents of the PDR in 0..100 \(at most 8\), or none
+latency_loads_junk|--latency-loads 10,x|--latency-loads 10,x: comma-separated percents of the PDR in 0..100 \(at most 8\), or none
 EOF
 
 rc=0

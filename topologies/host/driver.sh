@@ -292,6 +292,7 @@ host_startup_conf() {
 	cat <<EOF
 unix    { cli-listen $run/cli.sock  exec $TOPO_DIR/setup.cli }
 cpu     { main-core $(conf vfwd.main_core)  corelist-workers $(conf vfwd.workers)  rx-mode $PLAN_RX_MODE }
+$(if [ -n "${FWDLAB_VFWD_FIB:-}" ]; then echo "fib     { $FWDLAB_VFWD_FIB }"; fi)
 dpdk    {
           eal-args "$(conf vfwd.eal_args) --file-prefix vfwd-$(lab_prefix) --no-pci"
           num-mbufs $(conf vfwd.num_mbufs)

@@ -191,7 +191,11 @@ put_bounds(FILE *f, const struct json *tgen, const char *which, double max_loss,
 
 	snprintf(path, sizeof(path), "%s.rate_pps", which);
 	lower = json_num(tgen, path, 0);
-	upper = upper_bound(tgen, lower, max_loss);
+	/* MLRsearch (tgen --method mlrsearch) names its relevant upper bound itself */
+	snprintf(path, sizeof(path), "%s.upper_pps", which);
+	upper = json_num(tgen, path, NAN);
+	if (isnan(upper) || upper <= 0)
+		upper = upper_bound(tgen, lower, max_loss);
 	fputs("{\"lower\": ", f);
 	put_rate(f, lower, size);
 	if (!isnan(upper)) {
@@ -208,6 +212,53 @@ mean_frame_size(const struct run *r)
 	if (strcmp(r->profile, "imix") == 0)
 		return (7.0 * 64 + 4.0 * 594 + 1518) / 12;
 	return r->frame_size;
+}
+
+/* CSIT's latency loads, in its order. */
+static const char *const lat_loads[] = {"pdr_0", "pdr_10", "pdr_50", "pdr_90"};
+
+/* One direction's numbers at one load, usable by CSIT's rules: an HDR histogram and a max
+ * above zero (the schema takes a zero max as a generator that failed to measure). */
+static const struct json *
+lat_numbers(const struct json *tgen, const char *load, const char *dir)
+{
+	char path[64];
+	const struct json *l;
+
+	snprintf(path, sizeof(path), "latency.%s.%s", load, dir);
+	l = json_get(tgen, path);
+	if (l == NULL || l->type != JSON_OBJECT || json_str(l, "hdrh", NULL) == NULL ||
+	    json_num(l, "max", 0) < 1)
+		return NULL;
+	return l;
+}
+
+/* latency_forward / latency_reverse: pdr_0..pdr_90 {min, avg, max, hdrh, unit} from tgen's
+ * latency trials at load (tgen --latency-loads); left out when tgen measured none. */
+static void
+put_latency(FILE *f, const struct json *tgen, const char *dir)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sizeof(lat_loads) / sizeof(lat_loads[0]); i++) {
+		const struct json *l = lat_numbers(tgen, lat_loads[i], dir);
+
+		if (l == NULL)
+			continue;
+		if (any)
+			fputs(", ", f);
+		else
+			fprintf(f, ", \"latency_%s\": {", dir);
+		fprintf(f, "\"%s\": {", lat_loads[i]);
+		fprintf(f, "\"min\": %.0f, \"avg\": %.0f, \"max\": %.0f, \"unit\": \"us\", \"hdrh\": ",
+			json_num(l, "min", 0), json_num(l, "avg", 0), json_num(l, "max", 1));
+		json_put_str(f, json_str(l, "hdrh", ""));
+		fputc('}', f);
+		any = 1;
+	}
+	if (any)
+		fputc('}', f);
 }
 
 static void
@@ -235,8 +286,8 @@ put_result(FILE *f, const struct run *r, const struct json *tgen, const struct c
 	put_bounds(f, tgen, "ndr", 0, size);
 	fputs(", \"pdr\": ", f);
 	put_bounds(f, tgen, "pdr", json_num(tgen, "params.pdr_loss_ratio", 0.005), size);
-	/* latency_forward/_reverse need pdr_0..pdr_90 with HDR histograms, which tgen does not
-	 * measure yet (latency at load, issue 15): left out, as the schema allows. */
+	put_latency(f, tgen, "forward");
+	put_latency(f, tgen, "reverse");
 	fputc('}', f);
 }
 

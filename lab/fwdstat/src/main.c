@@ -17,6 +17,7 @@
 #include "sweep.h"
 #include "topology.h"
 #include "trend.h"
+#include "latency.h"
 #include "util.h"
 
 #define EXIT_INPUT 1
@@ -44,6 +45,9 @@ static const char usage[] =
 	"      order of their first run; a build whose runs differ from its group's by a\n"
 	"      two-sided Mann-Whitney U test at p < A (default 0.001) is marked a\n"
 	"      regression or progression. Metric: NDR or rx rate, or NAME's clocks/packet\n"
+	"  latency DIR...\n"
+	"      latency at load per ndr run (tgen --latency-loads): min/avg/max and tail\n"
+	"      percentiles (us) per load (pdr_0..pdr_90) and direction, as a Markdown table\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
 	"  topology check [--kind host|vm] FILE\n"
@@ -504,6 +508,32 @@ cmd_report(int argc, char **argv)
 }
 
 static int
+cmd_latency(int argc, char **argv)
+{
+	struct opts o;
+	struct runset rs;
+	struct table t = {0};
+	int ret;
+
+	ret = load_runs(argc, argv, 0, &o, &rs);
+	if (ret != 0)
+		return ret;
+	if (latency_table(&rs, NULL, &t) != 0) {
+		runs_free(&rs);
+		return EXIT_INPUT;
+	}
+	if (t.nrows == 0) {
+		warnx_("no ndr run with latency trials (tgen ndr --latency-loads) in these folders");
+		ret = EXIT_INPUT;
+	} else {
+		table_md(&t, stdout);
+	}
+	table_free(&t);
+	runs_free(&rs);
+	return ret;
+}
+
+static int
 cmd_export(int argc, char **argv)
 {
 	struct opts o;
@@ -621,7 +651,7 @@ main(int argc, char **argv)
 	} cmds[] = {
 		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
 		{"report", cmd_report},	  {"status", cmd_status},   {"topology", cmd_topology},
-		{"export", cmd_export},	  {"trend", cmd_trend},
+		{"export", cmd_export},	  {"trend", cmd_trend},	    {"latency", cmd_latency},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

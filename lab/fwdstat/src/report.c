@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "compare.h"
+#include "latency.h"
 #include "report.h"
 #include "report_int.h"
 #include "stats.h"
@@ -369,6 +370,8 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 		ret = plot_boxes(co, &c, p);
 	if (have_sweep && ret == 0)
 		ret = plot_ndr(co, sw);
+	if (ret == 0)
+		ret = plot_latency(co, rs, camp);
 	fclose(co->gp);
 	co->gp = NULL;
 	if (ret == 0 && co->nplots > 0)
@@ -409,6 +412,9 @@ report_campaign(const struct runset *rs, const struct report_opts *o, const char
 	table_free(&t);
 	if (have_sweep && sweep_any_gen_bound(sw))
 		gen_footnote(md, html, "; its point in the NDR plot is a lower bound");
+	if (latency_table(rs, camp, &t) == 0 && t.nrows > 0)
+		write_table(md, html, "Latency at load (0/10/50/90 % of the PDR)", &t);
+	table_free(&t);
 	fputs("## Plots\n\n", md);
 	fputs("<h2>Plots</h2>\n", html);
 	write_plots(md, html, co);

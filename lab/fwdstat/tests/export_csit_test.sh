@@ -27,7 +27,8 @@ fi
 out=$tmp/export
 
 check "lab_up" quiet lab up
-check "ndr_64B" quiet lab ndr --frame-size 64 --max-rate 20kpps --trial-duration 1 --final-duration 1
+check "ndr_64B_with_latency_at_load" quiet lab ndr --frame-size 64 --max-rate 20kpps --trial-duration 1 \
+	--final-duration 1 --latency-loads 0,10,50,90
 check "ndr_imix" quiet lab ndr --profile imix --max-rate 20kpps --trial-duration 1 --final-duration 1
 check "run_at_2000pps" quiet lab run --frame-size 1518 --rate 2000 --duration 1
 check "dump" quiet lab dump
@@ -78,6 +79,17 @@ upper_expect() {
 }
 check "ndr_upper_bound_is_the_lowest_failing_trial_or_absent" eval '
 	[ "$(upper_expect "$ndr64/tgen.json")" = "$(jq .result.ndr.upper.rate.value "$r64")" ]'
+# Latency at load (tgen --latency-loads): CSIT's latency_forward pdr_0..pdr_90, tgen's numbers
+# and histograms; no latency_reverse for a unidirectional profile; none without latency trials.
+check "latency_forward_has_the_four_loads_from_tgen" eval '
+	jq -e --slurpfile t "$ndr64/tgen.json" "
+		.result.latency_forward as \$l | \$t[0].latency as \$g |
+		([\"pdr_0\", \"pdr_10\", \"pdr_50\", \"pdr_90\"] | all(. as \$k |
+		  \$l[\$k].hdrh == \$g[\$k].forward.hdrh and \$l[\$k].max == \$g[\$k].forward.max and
+		  \$l[\$k].min == \$g[\$k].forward.min and \$l[\$k].unit == \"us\" and
+		  (\$l[\$k].hdrh | startswith(\"HISTF\")))) and
+		(.result | has(\"latency_reverse\") | not)" "$r64" >/dev/null'
+check "no_latency_without_latency_trials" eval 'jq -e ".result | has(\"latency_forward\") | not" "$rimix" >/dev/null'
 check "bandwidth_is_l1_of_the_rate" eval '
 	[ "$(jq ".result.ndr.lower.rate.value * 84 * 8 | round" "$r64")" = "$(jq .result.ndr.lower.bandwidth.value "$r64")" ]'
 check "dut_and_tg_versions_name_the_builds_git_revisions" eval '
