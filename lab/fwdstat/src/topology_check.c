@@ -44,7 +44,7 @@ static const char *const vm_globals[] = {"nodes",	"links",     "data_mtu",
 					 "mgmt_subnet", "host_cpus", "tgen_link"};
 static const char *const vm_node_keys[] = {"uri",	"image",      "role",
 					   "vcpus",	"memory_mib", "forwarding_vcpus",
-					   "mgmt_host", "ssh_proxy"};
+					   "mgmt_host", "ssh_proxy",  "generator"};
 static const char *const host_keys[] = {"vfwd.main_core", "vfwd.workers",   "vfwd.eal_args",
 					"vfwd.num_mbufs", "vfwd.port0_mac", "vfwd.port1_mac",
 					"tgen.eal_args",  "tgen.link"};
@@ -297,6 +297,11 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	} else if (strcmp(field, "image") == 0) {
 		nd->image = e;
 		topo_check_image(t, e);
+	} else if (strcmp(field, "generator") == 0) {
+		/* the TG's traffic generator (topologies/b2b: the image and vCPUs follow it) */
+		if (strcmp(e->value, "tgen") != 0 && strcmp(e->value, "trex") != 0)
+			topo_error(t, e->line, "%s = %.*s: expected tgen or trex", e->key,
+				   QUOTE(e->value));
 	} else if (strcmp(field, "ssh_proxy") == 0) {
 		if (topo_has_blank(e->value))
 			topo_error(t, e->line, "%s = %.*s: one [USER@]HOST[:PORT], no spaces",
