@@ -8,7 +8,8 @@
 # accepts (numbers from an overlapped plan measure the host's scheduler, not the DUT).
 #
 # plan_compute writes $STATE/plan.env (PLAN_<node>_VCPUPIN="0:3 1:2", PLAN_<node>_EMU="0-1")
-# and $STATE/plan.txt (the table `fwdlab plan` prints); returns 3 on an overlap.
+# PLAN_<node>_SHARED=1 for a node one of whose forwarding vCPUs shares its host CPU, and
+# $STATE/plan.txt (the table `fwdlab plan` prints); returns 3 on an overlap.
 
 # node_get CONF NODE KEY [DEFAULT]: a node's setting. The topology driver may give another
 # value for what the node runs (topo_node_value NODE KEY: b2b's TG with TRex needs 3 vCPUs,
@@ -121,6 +122,9 @@ plan_compute() {
 			if [ -n "${fwdcpu[$c]:-}" ] && [ "$(wc -w <<<"${load[$c]}")" -gt 1 ]; then
 				mark="  <-- OVERLAP: forwarding vCPU shares this CPU"
 				overlap=1
+				for w in ${fwdcpu[$c]}; do
+					grep -qx "PLAN_${w%%.*}_SHARED=1" "$env" || echo "PLAN_${w%%.*}_SHARED=1" >>"$env"
+				done
 			fi
 			printf '  cpu %-3s %s%s\n' "$c" "${what:-idle}" "$mark" >>"$txt"
 		done

@@ -83,6 +83,27 @@ topo_plan() {
 	elif [ "$rc" -ne 0 ]; then
 		die "plan failed"
 	fi
+	local dut tg
+	dut=$(node_by_role dut) tg=$(node_by_role tg)
+	echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)"
+	echo "  $tg: tgen --pacing $(node_mode "$tg" pacing sleep busy)"
+}
+
+# node_mode NODE KEY YIELDING BUSY: NODE.KEY of the topology file (rx_mode for vfwd,
+# pacing for tgen); `auto`, the default, is YIELDING when one of the node's forwarding
+# vCPUs shares a host CPU in the plan (a guest that busy-polls there takes that CPU from
+# the other guest's vCPUs and from QEMU), BUSY when each has a CPU of its own.
+node_mode() {
+	local v
+	v=$(kv_get "$TOPO_CONF" "$1.$2" auto)
+	if [ "$v" = auto ]; then
+		if grep -qx "PLAN_${1}_SHARED=1" "$STATE/plan.env" 2>/dev/null; then
+			v="$3 (auto: a forwarding vCPU shares a host CPU)"
+		else
+			v="$4 (auto: forwarding vCPUs have host CPUs of their own)"
+		fi
+	fi
+	echo "$v"
 }
 
 # ---- ssh --------------------------------------------------------------------------------
@@ -231,9 +252,10 @@ tgen_eal() {
 # tgen's addresses and gateways (the DUT's), resolved by ARP: tgen asks for the DUT's MAC
 # and answers the DUT's requests for its own (setup.cli.in sets no neighbor).
 tgen_port_args() {
-	printf -- '--ip0 %s --gw0 %s --ip1 %s --gw1 %s --link %s' "$(tg_port_ip port0)" \
+	printf -- '--ip0 %s --gw0 %s --ip1 %s --gw1 %s --link %s --pacing %s' "$(tg_port_ip port0)" \
 		"$(dut_port_ip port0)" "$(tg_port_ip port1)" "$(dut_port_ip port1)" \
-		"$(kv_get "$TOPO_CONF" tgen_link 10gbps)"
+		"$(kv_get "$TOPO_CONF" tgen_link 10gbps)" \
+		"$(node_mode "$(node_by_role tg)" pacing sleep busy | cut -d' ' -f1)"
 }
 
 # dut_port_ip PORT: the DUT's address on PORT (setup.cli.in's `set interface ip address`).
@@ -623,7 +645,8 @@ node_files() {
 	done < <(node_ports "$TOPO_CONF" "$node")
 	if [ "$role" = dut ]; then
 		dut_setup_cli >"$STATE/$node-setup.cli"
-		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli")
+		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli"
+			--rx-mode "$(node_mode "$node" rx_mode adaptive poll | cut -d' ' -f1)")
 	fi
 	if [ "$role" = tg ] && [ "$(tg_kind)" = trex ]; then
 		trex_env >"$STATE/$node-trex.env"
@@ -657,6 +680,24 @@ images_present() {
 	done
 }
 
+# images_ours: every node boots an image `make images` makes (images/out/), not a user's own.
+images_ours() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		[[ $(node_image "$node") == "$TOP/images/out/"* ]] || return 1
+	done
+}
+
+# overlays_present: a node's overlay disk exists, so its image is in use (the lab is up, or
+# was not taken down): it must not change under the overlay.
+overlays_present() {
+	local node
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		[ ! -e "$STATE/$node.qcow2" ] || return 0
+	done
+	return 1
+}
+
 net_up() { # URI NAME XMLFILE
 	if ! vsh "$1" net-info "$2" >/dev/null 2>&1; then
 		vsh "$1" net-define "$3" >/dev/null || die "net-define $2 failed"
@@ -686,6 +727,12 @@ topo_up() {
 		say "VM images missing: building them (make images TG=$(tg_kind))"
 		make -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
 		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
+	elif images_ours && ! overlays_present; then
+		# The project's own images carry the tree's vfwd and tgen: make them again when
+		# those (or the recipe) changed since, before any overlay disk is made on them.
+		# `make images` is incremental (an inputs key), so an unchanged tree costs seconds.
+		say "checking that the VM images carry this tree's builds (make images TG=$(tg_kind))"
+		make -s -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
 	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then

@@ -42,9 +42,13 @@ struct vm {
 
 static const char *const vm_globals[] = {"nodes",	"links",     "data_mtu",
 					 "mgmt_subnet", "host_cpus", "tgen_link"};
-static const char *const vm_node_keys[] = {"uri",	"image",      "role",
-					   "vcpus",	"memory_mib", "forwarding_vcpus",
-					   "mgmt_host", "ssh_proxy",  "generator"};
+static const char *const vm_node_keys[] = {
+	"uri",	     "image",	  "role",    "vcpus",  "memory_mib", "forwarding_vcpus",
+	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator"};
+static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
+static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
+static void host_word(struct topo *t, const struct topo_entry *e, const char *const *words,
+		      const char *what);
 static const char *const host_keys[] = {"vfwd.main_core", "vfwd.workers",   "vfwd.eal_args",
 					"vfwd.num_mbufs", "vfwd.port0_mac", "vfwd.port1_mac",
 					"tgen.eal_args",  "tgen.link"};
@@ -302,6 +306,10 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 		if (strcmp(e->value, "tgen") != 0 && strcmp(e->value, "trex") != 0)
 			topo_error(t, e->line, "%s = %.*s: expected tgen or trex", e->key,
 				   QUOTE(e->value));
+	} else if (strcmp(field, "rx_mode") == 0) {
+		host_word(t, e, rx_modes, "auto, poll, adaptive or interrupt");
+	} else if (strcmp(field, "pacing") == 0) {
+		host_word(t, e, pacings, "auto, busy or sleep");
 	} else if (strcmp(field, "ssh_proxy") == 0) {
 		if (topo_has_blank(e->value))
 			topo_error(t, e->line, "%s = %.*s: one [USER@]HOST[:PORT], no spaces",
@@ -435,7 +443,8 @@ vm_validate(struct topo *t)
 	free(vm);
 }
 
-/* vfwd.rx_mode and tgen.pacing (optional): one of words, a NULL-ended list. */
+/* vfwd.rx_mode and tgen.pacing, NODE.rx_mode and NODE.pacing (optional): one of words, a NULL-ended
+ * list. */
 static void
 host_word(struct topo *t, const struct topo_entry *e, const char *const *words, const char *what)
 {
@@ -448,8 +457,6 @@ host_word(struct topo *t, const struct topo_entry *e, const char *const *words, 
 static void
 host_key(struct topo *t, const struct topo_entry *e)
 {
-	static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
-	static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 	const char *k = e->key;
 
 	if (strcmp(k, "vfwd.rx_mode") == 0)
