@@ -3,6 +3,12 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 VARIANT ?= default
+# TG=trex: the TG VM carries TRex (images/out/tg-trex) and the lab's verbs use it
+# (`make images TG=trex`, `make lab TG=trex` = LAB_ARGS="--generator trex").
+TG ?= tgen
+ifeq ($(TG),trex)
+override LAB_ARGS += --generator trex
+endif
 export TOP VARIANT
 
 # Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
@@ -23,6 +29,8 @@ help:
 	@echo "make forwarder      build vfwd, vfwdctl, libvfwd.so, plugins into build/vfwd/\$$VARIANT"
 	@echo "make tgen           build the traffic generator into build/tgen"
 	@echo "make images         build the DUT and TG VM images into images/out (exactly images/*/packages.lock)"
+	@echo "                    TG=trex: the TG image with TRex too (images/out/tg-trex)"
+	@echo "make lab TG=trex    the b2b lab with TRex as the generator (LAB_ARGS=--generator trex)"
 	@echo "make images-lock    write images/*/packages.lock for the recipes (keeps locked versions)"
 	@echo "make images-update  re-resolve the locks to the archive's newest versions, print the changes"
 	@echo "make bench          forwarder benchmark against DPDK peers (not a test)"
@@ -50,7 +58,7 @@ tgen:
 
 images: forwarder tgen
 	$(call deps,images provisioning)
-	$(MAKE) -C images
+	$(MAKE) -C images $(if $(filter trex,$(TG)),all tg-trex)
 
 images-verify: forwarder tgen
 	$(call deps,images provisioning)

@@ -77,8 +77,8 @@ node_ports() {
 gen_domain() {
 	local conf=$1 node=$2 accel=$3 disk=$4 seed=$5 log=$6 kernel=$7 initrd=$8
 	local vcpus mem pins emu p cpu driver slot idx port
-	vcpus=$(kv_get "$conf" "$node.vcpus" 1)
-	mem=$(kv_get "$conf" "$node.memory_mib" 1024)
+	vcpus=$(node_get "$conf" "$node" vcpus 1)
+	mem=$(node_get "$conf" "$node" memory_mib 1024)
 	pins=PLAN_${node}_VCPUPIN emu=PLAN_${node}_EMU
 	if [ "$accel" = kvm ]; then
 		cpu="<cpu mode='host-passthrough' check='none'/>"

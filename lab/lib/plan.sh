@@ -11,6 +11,18 @@
 # PLAN_<node>_SHARED=1 for a node one of whose forwarding vCPUs shares its host CPU, and
 # $STATE/plan.txt (the table `fwdlab plan` prints); returns 3 on an overlap.
 
+# node_get CONF NODE KEY [DEFAULT]: a node's setting. The topology driver may give another
+# value for what the node runs (topo_node_value NODE KEY: b2b's TG with TRex needs 3 vCPUs,
+# topologies/b2b/driver.sh); else the topology file's, else DEFAULT.
+node_get() {
+	local v
+	if declare -F topo_node_value >/dev/null && v=$(topo_node_value "$2" "$3"); then
+		echo "$v"
+		return 0
+	fi
+	kv_get "$1" "$2.$3" "${4:-}"
+}
+
 # host_cpu_list URI SPEC: the host's usable CPUs, one a line ("all" = every online CPU).
 host_cpu_list() {
 	local uri=$1 spec=$2 n
@@ -69,8 +81,8 @@ plan_compute() {
 		for node in $nodes; do
 			[ "$(kv_get "$conf" "$node.uri" qemu:///system)" = "$uri" ] || continue
 			local vcpus
-			vcpus=$(kv_get "$conf" "$node.vcpus" 1)
-			fwdset=" $(kv_get "$conf" "$node.forwarding_vcpus" "" | tr ',' ' ') "
+			vcpus=$(node_get "$conf" "$node" vcpus 1)
+			fwdset=" $(node_get "$conf" "$node" forwarding_vcpus "" | tr ',' ' ') "
 			pins=""
 			for ((v = 0; v < vcpus; v++)); do
 				if [[ $fwdset == *" $v "* ]]; then

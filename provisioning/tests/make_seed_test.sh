@@ -99,6 +99,24 @@ refused a_bad_role_is_refused "--role is dut or tg" --role x --hostname d --ssh-
 refused a_bad_hostname_is_refused "not a valid host name" --role tg --hostname Bad_Name \
 	--ssh-key "$tmp/id.pub" --mgmt-mac 52:54:00:aa:00:01
 
+# TRex's settings for the TG image with TRex (--trex-env): installed as /etc/fwdlab/trex.env,
+# byte for byte; a line that is not KEY=VALUE is refused with FILE:LINE; not for a DUT.
+printf '# TRex in the TG\nFWDLAB_GEN_DIR=/run/fwdlab/gen-trex\nFWDLAB_GEN_PCI0=0000:00:04.0\nFWDLAB_GEN_GW0=10.0.0.1\n' \
+	>"$tmp/trex.env"
+tg=(--role tg --hostname tg1 --ssh-key "$tmp/id.pub" --mgmt-mac 52:54:00:aa:00:02)
+"$seed" "${tg[@]}" --data-mac 52:54:00:00:20:01 --trex-env "$tmp/trex.env" --out "$tmp/te" >/dev/null
+teud=$(tail -n +2 "$tmp/te/user-data")
+if [ "$(ud=$teud file_of /etc/fwdlab/trex.env)" = "$(cat "$tmp/trex.env")" ] &&
+	[ "$(jq -r '.write_files[] | select(.path == "/etc/fwdlab/trex.env") | .permissions' <<<"$teud")" = 0644 ]; then
+	tap ok tg_seed_installs_the_trex_env_file_as_given
+else
+	tap fail tg_seed_installs_the_trex_env_file_as_given
+fi
+printf 'FWDLAB_GEN_DIR=/run/x\nFWDLAB_GEN_IP0="10.0.0.2 x"\n' >"$tmp/bad.env"
+refused a_trex_env_line_that_is_not_key_value_is_refused_with_file_and_line "$tmp/bad.env:2: not KEY=VALUE" \
+	"${tg[@]}" --trex-env "$tmp/bad.env"
+refused trex_env_is_for_the_tg "--trex-env is for --role tg" "${base[@]}" --trex-env "$tmp/trex.env"
+
 # The guest side: a bad line in dataplane.conf is refused with FILE:LINE.
 printf 'driver uio_pci_generic\nhugepages 0\nbogus 1\n' >"$tmp/bad.conf"
 err=$(FWDLAB_DATAPLANE_CONF=$tmp/bad.conf FWDLAB_STATE=$tmp/state "$dataplane" 2>&1) && rc=0 || rc=$?

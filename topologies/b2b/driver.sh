@@ -7,8 +7,13 @@
 . "$LAB_DIR/lib/plan.sh"
 # shellcheck source=lab/lib/libvirt.sh
 . "$LAB_DIR/lib/libvirt.sh"
+# shellcheck source=lab/generators/lib.sh
+. "$TOP/lab/generators/lib.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
+# The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
+TG_GEN_DIR=/opt/fwdlab/lab/generators
+TG_TREX_DIR=/run/fwdlab/gen-trex
 
 topo_conf_check() {
 	local node k nodes
@@ -173,26 +178,48 @@ tgen_answers() {
 
 # tgen_invoke RUN_DIR MODE ARGS...: tgen in the TG VM, with trial hooks that reach the DUT
 # over the management network; the JSON and the per-trial dumps come back to RUN_DIR.
+# With another generator (TRex) the lab's one search, tgen's, runs in the TG too and calls
+# that generator's trials (tg_search_cmd); its trials' own JSON comes back as
+# generator-trials.jsonl.
 tgen_invoke() {
-	local rundir=$1 mode=$2 tg id gdir rc=0 args
+	local rundir=$1 mode=$2 tg id gdir rc=0 args run hooks
 	shift 2
 	tg=$(node_by_role tg)
 	id=$(basename "$(dirname "$rundir")")-$(basename "$rundir")
 	gdir=$GUEST_RUN/$id
 	echo "$gdir" >"$STATE/tgen-guest-dir"
-	args=$(printf '%q ' "$@")
+	hooks="--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl'"
+	hooks+=" --post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'"
+	if [ "$(gen_current)" != tgen ]; then
+		run="set -a && . /etc/fwdlab/trex.env && set +a &&
+			export FWDLAB_GEN_TRIALS=$gdir/generator-trials.jsonl &&
+			exec $(tg_search_cmd "$mode" "$@")"
+	else
+		args=$(printf '%q ' "$@")
+		run="exec /opt/tgen/bin/tgen $(tgen_eal) -- $mode $args $(tgen_port_args)"
+	fi
 	node_ssh "$tg" "rm -rf $gdir && mkdir -p $gdir/trials && cd $gdir && echo \$\$ >tgen.pid &&
-		exec /opt/tgen/bin/tgen $(tgen_eal) -- $mode $args $(tgen_port_args) \
-		--json $gdir/tgen.json \
-		--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl' \
-		--post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'" </dev/null ||
-		rc=$?
+		$run --json $gdir/tgen.json $hooks" </dev/null || rc=$?
 	# A TG that is gone has nothing to give back (the lab names it: topo_nodes_down).
 	if [ "$(vsh "$(node_uri "$tg")" domstate "$(dom_name "$tg")" 2>/dev/null)" = running ]; then
 		tg_collect "$gdir" "$rundir"
 	fi
+	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json" ]; then gen_json_finish "$rundir/tgen.json"; fi
 	rm -f "$STATE/tgen-guest-dir"
 	return "$rc"
+}
+
+# tg_search_cmd MODE ARGS...: the search's command line in the TG (gen_search_cmd with the
+# TG's paths: tgen in /opt/tgen, the generators in /opt/fwdlab), one shell line.
+tg_search_cmd() {
+	(
+		GEN_LIB_DIR=$TG_GEN_DIR
+		FWDLAB_GEN_LINK=$(kv_get "$TOPO_CONF" tgen_link 10gbps)
+		if [[ $PROFILE == *.py ]]; then PROFILE=$(tg_profile "$PROFILE"); fi
+		local w line=""
+		while IFS= read -r w; do line+="$(printf '%q' "$w") "; done < <(gen_search_cmd "$@")
+		printf '%s\n' "$line"
+	)
 }
 
 # tg_collect GUEST_DIR RUN_DIR: tgen.json and the trial dumps from the TG into RUN_DIR.
@@ -204,6 +231,10 @@ tg_collect() {
 	fi
 	tmp=$(mktemp -d "$rundir/.trials.XXXXXX")
 	node_ssh "$tg" "tar -C $gdir/trials -cf - ." 2>/dev/null | tar -C "$tmp" -xf - 2>/dev/null || true
+	if node_ssh "$tg" "test -s $gdir/generator-trials.jsonl && cat $gdir/generator-trials.jsonl" \
+		2>/dev/null | atomic_write "$rundir/generator-trials.jsonl"; then
+		[ -s "$rundir/generator-trials.jsonl" ] || rm -f "$rundir/generator-trials.jsonl"
+	fi
 	for t in "$tmp"/[0-9]*; do
 		if [ -d "$t" ]; then mv "$t" "$rundir/trials/"; fi
 	done
@@ -218,13 +249,209 @@ tgen_eal() {
 		"$(kv_get "$TOPO_CONF" pci_slot.port0)" "$(kv_get "$TOPO_CONF" pci_slot.port1)"
 }
 
-# The DUT's MACs as the destination of each port's traffic.
+# tgen's addresses and gateways (the DUT's), resolved by ARP: tgen asks for the DUT's MAC
+# and answers the DUT's requests for its own (setup.cli.in sets no neighbor).
 tgen_port_args() {
-	local dut
-	dut=$(node_by_role dut)
-	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(port_mac "$dut" port0)" \
-		"$(port_mac "$dut" port1)" "$(kv_get "$TOPO_CONF" tgen_link 10gbps)" \
+	printf -- '--ip0 %s --gw0 %s --ip1 %s --gw1 %s --link %s --pacing %s' "$(tg_port_ip port0)" \
+		"$(dut_port_ip port0)" "$(tg_port_ip port1)" "$(dut_port_ip port1)" \
+		"$(kv_get "$TOPO_CONF" tgen_link 10gbps)" \
 		"$(node_mode "$(node_by_role tg)" pacing sleep busy | cut -d' ' -f1)"
+}
+
+# dut_port_ip PORT: the DUT's address on PORT (setup.cli.in's `set interface ip address`).
+dut_port_ip() {
+	local ip
+	ip=$(awk -v p="$1" '$1 == "set" && $2 == "interface" && $3 == "ip" && $4 == "address" &&
+		$5 == p { sub(/\/.*/, "", $6); print $6; exit }' "$TOPO_DIR/setup.cli.in")
+	[ -n "$ip" ] || die "$TOPO_DIR/setup.cli.in: no 'set interface ip address $1 ADDR/LEN'"
+	echo "$ip"
+}
+
+# tg_port_ip PORT: the TG's address on PORT: the next hop of the DUT's routes out of PORT.
+tg_port_ip() {
+	local ip
+	ip=$(awk -v p="$1" '$1 == "ip" && $2 == "route" && $3 == "add" && $5 == "via" && $7 == p {
+		print $6; exit }' "$TOPO_DIR/setup.cli.in")
+	[ -n "$ip" ] || die "$TOPO_DIR/setup.cli.in: no 'ip route add PREFIX via ADDR $1' (the TG's address)"
+	echo "$ip"
+}
+
+# ---- the TG's generator: tgen, or TRex in the TG image that carries it -------------------
+# lab/generators/README.md is the contract; here its verbs run in the TG VM over ssh.
+
+tgen_bin() { echo /opt/tgen/bin/tgen; }
+
+# What TRex needs of the TG VM: trexctl's thread layout (master on vCPU 0, latency on 1,
+# one data core on 2: latency streams need the three; 1 and 2 poll), the image that
+# carries it, and 2 GB of hugepages for its DPDK (TRex sizes its pools for 2 ports).
+TREX_TG_VCPUS=3
+TREX_TG_FWD_VCPUS=1,2
+TREX_TG_MEMORY_MIB=3072
+TREX_TG_HUGEPAGES=1024
+
+# tg_kind: the generator the TG VM was brought up for (its image and vCPUs follow it): trex
+# or tgen. Fixed for the lab's life once `up` ran ($STATE/tg-generator); before that,
+# --generator, else the tg node's `generator` in the topology file, else tgen.
+tg_kind() {
+	local k
+	k=$(cat "$STATE/tg-generator" 2>/dev/null) ||
+		k=${GENERATOR:-$(kv_get "$TOPO_CONF" "$(node_by_role tg).generator" tgen)}
+	echo "$k"
+}
+
+# topo_node_value NODE KEY: the TG's vCPUs, memory and image when it runs TRex (read by
+# lab/lib/plan.sh node_get, for the plan and the domain XML); false for anything else.
+topo_node_value() {
+	local v
+	[ "$(kv_get "$TOPO_CONF" "$1.role")" = tg ] && [ "$(tg_kind)" = trex ] || return 1
+	v=$(kv_get "$TOPO_CONF" "$1.$2")
+	case "$2" in
+	vcpus) echo $((${v:-0} > TREX_TG_VCPUS ? v : TREX_TG_VCPUS)) ;;
+	forwarding_vcpus) echo "$TREX_TG_FWD_VCPUS" ;;
+	memory_mib) echo $((${v:-0} > TREX_TG_MEMORY_MIB ? v : TREX_TG_MEMORY_MIB)) ;;
+	image)
+		# the topology's TG image, or the one with TRex beside the default one
+		if [ -z "$v" ] || [ "$v" = images/out/tg.qcow2 ]; then v=images/out/tg-trex/tg.qcow2; fi
+		echo "$v"
+		;;
+	*) return 1 ;;
+	esac
+}
+
+# trex_env: the TRex server's settings in the TG (make-seed --trex-env; trex/README.md): its
+# NICs by PCI slot, and per port its address and gateway (the DUT's) to resolve by ARP.
+trex_env() {
+	local dut p
+	dut=$(node_by_role dut)
+	echo "FWDLAB_GEN_DIR=$TG_TREX_DIR"
+	echo "FWDLAB_GEN_ID=$LAB_NAME"
+	echo "FWDLAB_GEN_LINK=$(kv_get "$TOPO_CONF" tgen_link 10gbps)"
+	for p in 0 1; do
+		printf 'FWDLAB_GEN_PCI%s=0000:00:%02x.0\n' "$p" "$(kv_get "$TOPO_CONF" "pci_slot.port$p")"
+		echo "FWDLAB_GEN_IP$p=$(tg_port_ip "port$p")"
+		echo "FWDLAB_GEN_GW$p=$(dut_port_ip "port$p")"
+		echo "FWDLAB_GEN_DST_MAC$p=$(port_mac "$dut" "port$p")"
+	done
+	echo "TREX_HOME=/opt/trex"
+	# under TCG the server takes minutes to answer
+	echo "TREX_START_TIMEOUT=600"
+}
+
+# trex_rpc_port: the server's RPC port, as trexctl derives it from FWDLAB_GEN_ID.
+trex_rpc_port() {
+	echo $((20000 + 2 * (16#$(printf '%s\n' "$LAB_NAME" | md5sum | cut -c1-4) % 10000)))
+}
+
+# gen_do NAME VERB ARGS...: a generator's verb in the TG VM (lab/generators/README.md),
+# with the settings the seed gave it (/etc/fwdlab/trex.env). A profile file of the host
+# (an argument ending in .py) is copied to the TG first (tg_profile).
+gen_do() {
+	local name=$1 verb=$2 tg w args=() words=""
+	shift 2
+	tg=$(node_by_role tg)
+	case "$name/$verb" in
+	tgen/info)
+		node_ssh "$tg" cat /opt/tgen/build-info.json </dev/null |
+			jq -c '{name: "tgen", version: (.version // "?"), build: .}'
+		return
+		;;
+	tgen/*) return 0 ;; # tgen runs as one process per verb (tgen_invoke)
+	trex/start) trex_start; return ;;
+	trex/stop) node_ssh "$tg" systemctl stop trex.service </dev/null; return ;;
+	trex/*) ;;
+	*) die "generator $name: the b2b TG VM runs tgen or trex" ;;
+	esac
+	for w in "$@"; do
+		if [[ $w == *.py ]] && [ -f "$w" ]; then w=$(tg_profile "$w"); fi
+		args+=("$w")
+	done
+	if [ ${#args[@]} -gt 0 ]; then words=$(printf '%q ' "${args[@]}"); fi
+	node_ssh "$tg" "set -a && . /etc/fwdlab/trex.env && set +a &&
+		exec $TG_GEN_DIR/$name $verb $words" </dev/null
+}
+
+# gen_info NAME: as lab/generators/lib.sh's, plus the sha256 of the generator's build when
+# it names one (TRex: its tarball's, the TG image manifest's trex.sha256), for meta.json.
+gen_info() {
+	local f=$STATE/gen-$1/info.json
+	if [ ! -s "$f" ]; then
+		mkdir -p "$STATE/gen-$1"
+		if gen_do "$1" info >"$f.tmp" 2>/dev/null; then mv -f "$f.tmp" "$f"; else rm -f "$f.tmp"; fi
+	fi
+	if [ -s "$f" ]; then
+		jq -c '{name, version} + (if (.build.sha256? // "") != "" then {sha256: .build.sha256} else {} end)' "$f"
+	else
+		jq -nc --arg n "$1" '{name: $n, version: "?"}'
+	fi
+}
+
+# tg_profile FILE: the path in the TG of a profile file of the host: one of the host's TRex
+# tree (trex/build.sh) is in the image's /opt/trex; any other is copied to the TG.
+tg_profile() {
+	local f home dst
+	f=$(readlink -f "$1")
+	home=$("$TOP/trex/build.sh" --print 2>/dev/null || true)
+	if [ -n "$home" ] && [[ $f == "$home"/* ]]; then
+		echo "/opt/trex/${f#"$home"/}"
+		return
+	fi
+	dst=$GUEST_RUN/profiles/$(basename "$f")
+	node_ssh "$(node_by_role tg)" "mkdir -p $GUEST_RUN/profiles && cat >$dst" <"$f" ||
+		die "copying the profile $1 to the TG failed"
+	echo "$dst"
+}
+
+# topo_gen_use NAME: the lab's verbs use generator NAME. TRex needs the TG image with TRex
+# (up --generator trex); tgen runs in either image (TRex's server stops: tgen takes the NICs).
+topo_gen_use() {
+	local g=$1
+	case "$g" in
+	tgen | trex) ;;
+	*) die "--generator $g: the b2b TG VM runs tgen or trex (lab/generators/README.md)" ;;
+	esac
+	if [ "$g" = trex ] && [ "$(tg_kind)" != trex ]; then
+		die "--generator trex: the TG VM runs the tgen-only image; fwdlab down, then fwdlab up --generator trex (make lab TG=trex)"
+	fi
+	if [ "$g" = tgen ] && [ "$(tg_kind)" = trex ]; then gen_do trex stop || true; fi
+	printf '%s\n' "$g" >"$STATE/generator"
+	gen_start
+}
+
+gen_start() {
+	[ "$(gen_lab)" = trex ] || return 0
+	trex_start
+}
+
+# trex_start: trex.service in the TG (trexctl start) and its STL API answering, with a
+# progress line; then TRex's ports resolve their gateways, the DUT's addresses, by ARP
+# (which teaches vfwd the TG's addresses too).
+trex_start() {
+	local tg out
+	tg=$(node_by_role tg)
+	node_ssh "$tg" 'test -x /opt/trex/scripts/_t-rex-64' </dev/null ||
+		die "the TG VM has no TRex (/opt/trex): it runs the tgen-only image; fwdlab down, then make lab TG=trex"
+	if ! gen_do trex check >/dev/null 2>&1; then
+		node_ssh "$tg" 'systemctl reset-failed trex.service 2>/dev/null || true
+			systemctl start --no-block trex.service' </dev/null ||
+			die "cannot start trex.service in the TG"
+		wait_until 900 "the TRex server in the TG (trex.service)" trex_up_or_failed || true
+		if ! gen_do trex check >/dev/null 2>&1; then
+			node_ssh "$tg" "journalctl --no-pager -n 15 -u trex.service; tail -n 15 $TG_TREX_DIR/server.log" \
+				</dev/null >&2 || true
+			die "the TRex server in the TG does not answer (above; fwdlab ssh tg journalctl -u trex.service, log $TG_TREX_DIR/server.log)"
+		fi
+	fi
+	if ! wait_until 180 "TRex to resolve the DUT's addresses (ARP)" node_ssh "$tg" \
+		"python3 /opt/fwdlab/trex/trex-resolve.py --retries 10" </dev/null; then
+		out=$(node_ssh "$tg" "python3 /opt/fwdlab/trex/trex-resolve.py --retries 10" </dev/null 2>&1) || true
+		printf '%s\n' "$out" >&2
+		die "TRex's ports did not resolve the DUT's addresses by ARP (vfwd: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show ip neighbors)"
+	fi
+}
+
+trex_up_or_failed() {
+	gen_do trex check >/dev/null 2>&1 ||
+		node_ssh "$(node_by_role tg)" 'systemctl is-failed --quiet trex.service' </dev/null
 }
 
 topo_abort() {
@@ -336,6 +563,10 @@ topo_access() {
 			"$(node_ip "$node")" "$node" "$node" "$STATE/$node-console.log"
 	done
 	echo "  vfwd CLI: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show runtime"
+	if [ "$(gen_lab)" = trex ]; then
+		echo "  TRex (generator of the verbs; trex.service, config /etc/trex_cfg.yaml):"
+		echo "    console: fwdlab ssh tg 'cd /opt/trex/scripts && ./trex-console -p $(trex_rpc_port) --async_port $(($(trex_rpc_port) + 1))'"
+	fi
 }
 
 # ---- up ---------------------------------------------------------------------------------
@@ -354,7 +585,7 @@ qemu_can_reach() {
 
 node_image() {
 	local image
-	image=$(kv_get "$TOPO_CONF" "$1.image")
+	image=$(node_get "$TOPO_CONF" "$1" image)
 	[[ $image == /* ]] || image=$TOP/$image
 	echo "$image"
 }
@@ -404,7 +635,7 @@ node_files() {
 		fi
 	fi
 	local seed=$STATE/$node-seed fwd
-	fwd=$(kv_get "$TOPO_CONF" "$node.forwarding_vcpus")
+	fwd=$(node_get "$TOPO_CONF" "$node" forwarding_vcpus)
 	seed_args=(--role "$role" --hostname "$(dom_name "$node")" --ssh-key "$STATE/id_ed25519.pub"
 		--mgmt-mac "$(node_mac "$node" 0)" --mgmt-ip "$(node_ip "$node")/24" --out "$seed")
 	if [ -n "$fwd" ]; then seed_args+=(--isolate "$fwd"); fi
@@ -416,6 +647,10 @@ node_files() {
 		dut_setup_cli >"$STATE/$node-setup.cli"
 		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli"
 			--rx-mode "$(node_mode "$node" rx_mode adaptive poll | cut -d' ' -f1)")
+	fi
+	if [ "$role" = tg ] && [ "$(tg_kind)" = trex ]; then
+		trex_env >"$STATE/$node-trex.env"
+		seed_args+=(--trex-env "$STATE/$node-trex.env" --hugepages "$TREX_TG_HUGEPAGES")
 	fi
 	"$TOP/provisioning/make-seed" "${seed_args[@]}" >/dev/null || die "make-seed failed for $node"
 }
@@ -479,17 +714,25 @@ net_up() { # URI NAME XMLFILE
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE/xml"
+	# The TG's generator decides its image and vCPUs: fixed while its VM lives.
+	local tg
+	tg=$(node_by_role tg)
+	if [ "$(vsh "$(node_uri "$tg")" domstate "$(dom_name "$tg")" 2>/dev/null)" != running ]; then
+		rm -f "$STATE/tg-generator"
+		tg_kind | atomic_write "$STATE/tg-generator"
+	fi
+	case "$(tg_kind)" in tgen | trex) ;; *) die "generator $(tg_kind): the b2b TG runs tgen or trex" ;; esac
 	# The images first: the probe boots their kernel (a fresh machine may have none in /boot).
 	if ! images_present; then
-		say "VM images missing: building them (make images)"
-		make -C "$TOP" images || die "make images failed (its output is above)"
+		say "VM images missing: building them (make images TG=$(tg_kind))"
+		make -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
 		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
 	elif images_ours && ! overlays_present; then
 		# The project's own images carry the tree's vfwd and tgen: make them again when
 		# those (or the recipe) changed since, before any overlay disk is made on them.
 		# `make images` is incremental (an inputs key), so an unchanged tree costs seconds.
-		say "checking that the VM images carry this tree's builds (make images)"
-		make -s -C "$TOP" images || die "make images failed (its output is above)"
+		say "checking that the VM images carry this tree's builds (make images TG=$(tg_kind))"
+		make -s -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
 	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
@@ -516,7 +759,7 @@ topo_up() {
 	local node mem=0 uri
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		if uri_is_local "$(node_uri "$node")"; then
-			mem=$((mem + $(kv_get "$TOPO_CONF" "$node.memory_mib")))
+			mem=$((mem + $(node_get "$TOPO_CONF" "$node" memory_mib)))
 		fi
 	done
 	hugepages_reserve $(((mem + 1) / 2))
@@ -579,6 +822,15 @@ topo_up() {
 			-u vfwd' >&2 || true
 		die "the DUT's data plane or vfwd service failed (above; fwdlab ssh dut journalctl)"
 	fi
+	# The verbs' generator: TRex's server answering (trex.service, started at boot), or tgen
+	# bringing both links up (TRex's server, if the image has one, stops for it).
+	local g
+	g=${GENERATOR:-$(cat "$STATE/generator" 2>/dev/null || tg_kind)}
+	if [ "$g" = trex ]; then
+		topo_gen_use trex
+		return 0
+	fi
+	topo_gen_use tgen
 	wait_until 60 "tgen in the TG" tgen_answers || die "tgen does not run in the TG"
 }
 
@@ -592,6 +844,10 @@ tg_install_hooks() {
 		cat >/root/.ssh/fwdlab_lab' <"$STATE/id_ed25519"
 	node_ssh "$tg" 'cat >/opt/fwdlab/trial-hook && chmod 0755 /opt/fwdlab/trial-hook' \
 		<"$LAB_DIR/trial-hook"
+	if [ "$(tg_kind)" = trex ]; then
+		node_ssh "$tg" 'mkdir -p /opt/fwdlab/trex && cat >/opt/fwdlab/trex/trex-resolve.py' \
+			<"$TOPO_DIR/trex-resolve.py"
+	fi
 	node_ssh "$tg" "cat >/opt/fwdlab/dutctl && chmod 0755 /opt/fwdlab/dutctl" <<EOF
 #!/bin/sh
 # One ssh connection for all the hook's commands (ControlMaster), so a trial's dump costs
@@ -676,7 +932,8 @@ topo_down() {
 	done
 	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" "$STATE/accel.tmp" \
 		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
-		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir"
+		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir" "$STATE/tg-generator" \
+		"$STATE/generator" "$STATE"/gen-* "$STATE"/*-trex.env
 }
 
 topo_status() {

@@ -43,8 +43,8 @@ struct vm {
 static const char *const vm_globals[] = {"nodes",	"links",     "data_mtu",
 					 "mgmt_subnet", "host_cpus", "tgen_link"};
 static const char *const vm_node_keys[] = {
-	"uri",	     "image",	  "role",    "vcpus", "memory_mib", "forwarding_vcpus",
-	"mgmt_host", "ssh_proxy", "rx_mode", "pacing"};
+	"uri",	     "image",	  "role",    "vcpus",  "memory_mib", "forwarding_vcpus",
+	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator"};
 static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
 static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 static void host_word(struct topo *t, const struct topo_entry *e, const char *const *words,
@@ -316,6 +316,11 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	} else if (strcmp(field, "image") == 0) {
 		nd->image = e;
 		topo_check_image(t, e);
+	} else if (strcmp(field, "generator") == 0) {
+		/* the TG's traffic generator (topologies/b2b: the image and vCPUs follow it) */
+		if (strcmp(e->value, "tgen") != 0 && strcmp(e->value, "trex") != 0)
+			topo_error(t, e->line, "%s = %.*s: expected tgen or trex", e->key,
+				   QUOTE(e->value));
 	} else if (strcmp(field, "rx_mode") == 0) {
 		host_word(t, e, rx_modes, "auto, poll, adaptive or interrupt");
 	} else if (strcmp(field, "pacing") == 0) {
