@@ -92,6 +92,18 @@ check "no run was started for it, and the TRex server still runs, idle" eval '
 	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ] &&
 	[ "$(trex_pid)" = "$pid0" ] && "$top/lab/generators/trex" check >/dev/null'
 
+# 3b. With no TRex server running, the broken profile is refused before anything starts.
+"$top/lab/generators/trex" stop
+rc=0
+lab run --generator trex --profile "$tmp/broken_profile.py" --rate 1000 --duration 1 \
+	>"$tmp/bad2.out" 2>&1 || rc=$?
+check "with no server running, the broken profile is refused (exit $rc) and no TRex server was started" eval '
+	[ "$rc" -ne 0 ] && grep -q "broken_profile.py" "$tmp/bad2.out" &&
+	! pgrep -f -- "--cfg $FWDLAB_GEN_DIR/trex_cfg.yaml" >/dev/null &&
+	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ]'
+"$top/lab/generators/trex" start 2>&1 | tail -n 1 | sed 's/^/# /'
+pid0=$(trex_pid)
+
 # 4. A server that does not answer (stopped): named with its log.
 kill -STOP "$pid0"
 rc=0
