@@ -10,8 +10,12 @@
  * tokens of that gap keep accruing until the backlog is read, so packets offered at or
  * under the cap are never dropped for capfwd's own absence, and packets offered above it
  * still find only N tokens a second.
+ * With --trial-signal the bucket is refilled to D by SIGUSR1 (the search's pre-trial hook)
+ * and never capped otherwise: a trial of T seconds then passes exactly when it sends at
+ * most D + N T packets, whenever they come, so a generator that the host deschedules and
+ * that catches up in a burst is not punished for it either.
  *
- *   capfwd [EAL args] -- --pps N [--depth D]
+ *   capfwd [EAL args] -- --pps N [--depth D] [--trial-signal]
  * Counters (forwarded, dropped) are printed when it ends (SIGINT/SIGTERM).
  */
 #include <signal.h>
@@ -26,13 +30,15 @@
 
 #define BURST 32
 
-static volatile int quit;
+static volatile sig_atomic_t quit, refill;
 
 static void
 on_signal(int sig)
 {
-	(void)sig;
-	quit = 1;
+	if (sig == SIGUSR1)
+		refill = 1;
+	else
+		quit = 1;
 }
 
 static int
@@ -58,7 +64,7 @@ main(int argc, char **argv)
 	double pps = 0, depth = 0, tokens, per_tsc;
 	uint64_t last, now, fwd = 0, drop = 0;
 	uint16_t p, n, i, ok, sent;
-	int ret, idle;
+	int ret, idle, per_trial = 0;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -70,9 +76,11 @@ main(int argc, char **argv)
 			pps = atof(argv[++i]);
 		else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc)
 			depth = atof(argv[++i]);
+		else if (strcmp(argv[i], "--trial-signal") == 0)
+			per_trial = 1;
 		else {
-			fprintf(stderr, "capfwd: unknown argument %s (-- --pps N [--depth D])\n",
-				argv[i]);
+			fprintf(stderr, "capfwd: unknown argument %s (-- --pps N [--depth D] "
+				"[--trial-signal])\n", argv[i]);
 			return 2;
 		}
 	}
@@ -90,12 +98,18 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	printf("capfwd: %.0f pps, depth %.0f packets\n", pps, depth);
+	signal(SIGUSR1, on_signal);
+	printf("capfwd: %.0f pps, depth %.0f packets%s\n", pps, depth,
+	       per_trial ? ", refilled by SIGUSR1 before each trial" : "");
 	fflush(stdout);
 	per_tsc = pps / (double)rte_get_tsc_hz();
 	tokens = depth;
 	last = rte_rdtsc();
 	while (!quit) {
+		if (refill) {
+			refill = 0;
+			tokens = depth;
+		}
 		idle = 1;
 		for (p = 0; p < 2; p++) {
 			n = rte_eth_rx_burst(p, 0, pkts, BURST);
@@ -114,7 +128,7 @@ main(int argc, char **argv)
 				rte_pktmbuf_free(pkts[i]);
 		}
 		/* no backlog: the bucket holds at most its depth */
-		if (idle && tokens > depth)
+		if (!per_trial && idle && tokens > depth)
 			tokens = depth;
 	}
 	printf("capfwd: forwarded %lu dropped %lu\n", (unsigned long)fwd, (unsigned long)drop);
