@@ -10,10 +10,12 @@
  * tokens of that gap keep accruing until the backlog is read, so packets offered at or
  * under the cap are never dropped for capfwd's own absence, and packets offered above it
  * still find only N tokens a second.
- * With --trial-signal the bucket is refilled to D by SIGUSR1 (the search's pre-trial hook)
- * and never capped otherwise: a trial of T seconds then passes exactly when it sends at
- * most D + N T packets, whenever they come, so a generator that the host deschedules and
- * that catches up in a burst is not punished for it either.
+ * With --trial-signal, SIGUSR1 (the search's pre-trial hook) starts a trial: the bucket is
+ * refilled to D and capped to D until the trial's first packet, then never capped until
+ * the next SIGUSR1. A trial of T seconds then passes exactly when it sends at most D + N T
+ * packets, whenever they come, so a generator that the host deschedules and that catches
+ * up in a burst is not punished for it either. (Capping only until the first packet
+ * matters: a generator may take seconds from the hook to its first packet.)
  *
  *   capfwd [EAL args] -- --pps N [--depth D] [--trial-signal]
  * Counters (forwarded, dropped) are printed when it ends (SIGINT/SIGTERM).
@@ -64,7 +66,7 @@ main(int argc, char **argv)
 	double pps = 0, depth = 0, tokens, per_tsc;
 	uint64_t last, now, fwd = 0, drop = 0;
 	uint16_t p, n, i, ok, sent;
-	int ret, idle, per_trial = 0;
+	int ret, idle, per_trial = 0, started = 0;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -108,6 +110,7 @@ main(int argc, char **argv)
 	while (!quit) {
 		if (refill) {
 			refill = 0;
+			started = 0;
 			tokens = depth;
 		}
 		idle = 1;
@@ -127,8 +130,10 @@ main(int argc, char **argv)
 			for (i = sent; i < n; i++)
 				rte_pktmbuf_free(pkts[i]);
 		}
-		/* no backlog: the bucket holds at most its depth */
-		if (!per_trial && idle && tokens > depth)
+		/* no backlog (and, per trial, no packet yet): the bucket holds at most its depth */
+		if (!idle)
+			started = 1;
+		if (idle && tokens > depth && !(per_trial && started))
 			tokens = depth;
 	}
 	printf("capfwd: forwarded %lu dropped %lu\n", (unsigned long)fwd, (unsigned long)drop);
