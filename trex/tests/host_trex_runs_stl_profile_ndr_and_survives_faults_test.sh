@@ -59,6 +59,8 @@ check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" eval '
 	jq -se ".[0].tx_bytes == 1500 * $tx" "$r/generator-trials.jsonl" >/dev/null'
 check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" eval '
 	jq -se "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx" "$r/generator-trials.jsonl" >/dev/null'
+check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" eval '
+	jq -se ".[0].latency_ns == null and (.[0].latency_trex.null_because | test(\"low_end\"))" "$r/generator-trials.jsonl" >/dev/null'
 
 # 2. NDR/PDR with the same profile; a DUT dump for every trial.
 stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \
