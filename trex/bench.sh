@@ -76,6 +76,7 @@ run_trex() { # -> "tx_pps rx_pps": a fresh server per round (it polls its core w
 		echo "0 0"
 }
 
+load0=$(cut -d' ' -f1 /proc/loadavg)
 declare -A sum_tx sum_rx
 for g in tgen flowgen trex; do sum_tx[$g]=0 sum_rx[$g]=0; done
 printf '%-6s %-8s %14s %14s\n' round tg tx_pps rx_pps
@@ -96,6 +97,9 @@ for g in tgen flowgen trex; do
 done
 printf 'tgen/trex (tx+rx) %.2f, flowgen/trex %.2f, tgen/flowgen %.2f\n' \
 	"$(ratio tgen trex)" "$(ratio flowgen trex)" "$(ratio tgen flowgen)"
-json+=$(printf ', "tgen_over_trex": %.3f, "flowgen_over_trex": %.3f}' "$(ratio tgen trex)" "$(ratio flowgen trex)")
+load1=$(cut -d' ' -f1 /proc/loadavg)
+echo "load average (1 min) $load0 at the start, $load1 at the end (2 CPUs)"
+json+=$(printf ', "tgen_over_trex": %.3f, "flowgen_over_trex": %.3f, "load_start": %s, "load_end": %s}' \
+	"$(ratio tgen trex)" "$(ratio flowgen trex)" "$load0" "$load1")
 mkdir -p "$TOP/build/trex"
 echo "$json" >"$TOP/build/trex/bench.json"

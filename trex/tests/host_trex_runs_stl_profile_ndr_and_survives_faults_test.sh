@@ -59,6 +59,8 @@ check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" eval '
 	jq -se ".[0].tx_bytes == 1500 * $tx" "$r/generator-trials.jsonl" >/dev/null'
 check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" eval '
 	jq -se "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx" "$r/generator-trials.jsonl" >/dev/null'
+check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" eval '
+	jq -se ".[0].latency_ns == null and (.[0].latency_trex.null_because | test(\"low_end\"))" "$r/generator-trials.jsonl" >/dev/null'
 
 # 2. NDR/PDR with the same profile; a DUT dump for every trial.
 stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \
@@ -92,6 +94,18 @@ check "no run was started for it, and the TRex server still runs, idle" eval '
 	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ] &&
 	[ "$(trex_pid)" = "$pid0" ] && "$top/lab/generators/trex" check >/dev/null'
 
+# 3b. With no TRex server running, the broken profile is refused before anything starts.
+"$top/lab/generators/trex" stop
+rc=0
+lab run --generator trex --profile "$tmp/broken_profile.py" --rate 1000 --duration 1 \
+	>"$tmp/bad2.out" 2>&1 || rc=$?
+check "with no server running, the broken profile is refused (exit $rc) and no TRex server was started" eval '
+	[ "$rc" -ne 0 ] && grep -q "broken_profile.py" "$tmp/bad2.out" &&
+	! pgrep -f -- "--cfg $FWDLAB_GEN_DIR/trex_cfg.yaml" >/dev/null &&
+	[ "$(find "$tmp/results" -name meta.json | wc -l)" -eq "$runs_before" ]'
+"$top/lab/generators/trex" start 2>&1 | tail -n 1 | sed 's/^/# /'
+pid0=$(trex_pid)
+
 # 4. A server that does not answer (stopped): named with its log.
 kill -STOP "$pid0"
 rc=0
@@ -100,6 +114,35 @@ kill -CONT "$pid0"
 sed 's/^/# /' "$tmp/stopped.out" | tail -n 2
 check "a TRex server that does not answer is named, with its log" eval '
 	[ "$rc" -ne 0 ] && grep -q "TRex server at tcp://127.0.0.1:[0-9]* (pid $pid0), log $FWDLAB_GEN_DIR/server.log does not answer" "$tmp/stopped.out"'
+
+# 4b. A server descheduled mid-trial for longer than TRex's 1 s watchdog (SIGSTOP 3 s, what
+# a busy 2-CPU host does to it) survives and the run completes: trexctl runs TRex with
+# --no-watchdog (with its watchdog the server aborted: "WATCHDOG: task 'ZMQ sync
+# request-response' has not responded for more than 3.1 seconds").
+lab run --label trex --rate 3000 --duration 10 --run stopped >"$tmp/stopped-run.out" 2>&1 &
+job=$!
+for _ in $(seq 120); do
+	s=$(run_dir stopped)
+	if [ -n "$s" ] && [ -s "$s/trials/.count" ]; then break; fi
+	sleep 1
+done
+sleep 4 # the trial driver connects and starts the traffic
+pid1=$(trex_pid)
+kill -STOP "$pid1" 2>/dev/null || true
+sleep 3
+kill -CONT "$pid1" 2>/dev/null || true
+rc=0
+wait "$job" || rc=$?
+s=$(run_dir stopped)
+sed 's/^/# /' "$tmp/stopped-run.out" | grep -E 'fwdlab:|trex:' | tail -n 3
+stx=$(jq -r '.trial.tx_packets // 0' "$s/tgen.json" 2>/dev/null || echo 0)
+slk=$(runtime_vectors "$s/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
+echo "# stopped 3 s mid-trial: TRex tx $stx, vfwd ip4-lookup $slk"
+check "a TRex server stopped 3 s mid-trial survives (pid $pid1) and the run completes (exit $rc)" eval '
+	[ "$rc" -eq 0 ] && [ "$(status_of "$s")" = complete ] && [ "$(trex_pid)" = "$pid1" ] &&
+	kill -0 "$pid1" 2>/dev/null && ! grep -q WATCHDOG "$FWDLAB_GEN_DIR/server.log"'
+check "after the stop, TRex's tx still equals vfwd's ip4-lookup count" eval '
+	[ "$stx" -gt 0 ] && [ "$slk" -eq "$stx" ]'
 
 # 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
 lab run --label trex --rate 3000 --duration 10 --run killed >"$tmp/killed.out" 2>&1 &
