@@ -142,16 +142,31 @@ fi
 check "the clone has no images/out, build/, .lab/ or results/" \
 	eval '! ls -d "$top/images/out" "$top/build" "$top/.lab" "$top/results" 2>/dev/null'
 listeners_before=$(listeners)
+# A bridge an earlier lab left behind with its libvirt state gone (a killed run): up must
+# clear it, not stop at "Network is already in use by interface".
+stale_br=""
+if [ "$fresh" = 1 ]; then
+	stale_br="$FWDLAB_NAME-m"
+	ip link show "$stale_br" >/dev/null 2>&1 || ip link add "$stale_br" type bridge || stale_br=""
+fi
 
 args="--smoke --label smoke"
-stage "make lab (up + reference NDR, smoke profile)" \
-	make -s -C "$top" lab LAB_ARGS="$args --trial-duration 1 --final-duration 2" || {
+make_lab() { # its output also in $tmp/make-lab.out
+	make -s -C "$top" lab LAB_ARGS="$args --trial-duration 1 --final-duration 2" 2>&1 |
+		tee "$tmp/make-lab.out"
+	return "${PIPESTATUS[0]}"
+}
+stage "make lab (up + reference NDR, smoke profile)" make_lab || {
 	for n in tg dut; do
 		echo "# --- $n console (last 30 lines)"
 		tail -n 30 "$FWDLAB_STATE/$n-console.log" 2>/dev/null | sed 's/^/# /'
 	done
 	exit 1
 }
+if [ -n "$stale_br" ]; then
+	check "up removed the bridge an earlier lab left ($stale_br, no network owned it)" \
+		grep -q "removed bridge $stale_br, a leftover" "$tmp/make-lab.out"
+fi
 check "both VMs run" eval '[ "$(virsh -q list --name | grep -c "^fwsmoke-")" -eq 2 ]'
 if [ "$fresh" = 1 ]; then
 	check "up made libvirt's folders again, with Debian's owners and modes" \

@@ -698,7 +698,22 @@ overlays_present() {
 	return 1
 }
 
-net_up() { # URI NAME XMLFILE
+# stale_bridge_clear URI BRIDGE: before a network starts, a bridge of its name that no active
+# network owns is a leftover (an earlier lab whose libvirt state was removed, or a libvirtd
+# that died): with no port in it, it goes; with ports, another lab uses it, and up stops.
+stale_bridge_clear() {
+	uri_is_local "$1" || return 0
+	[ -d "/sys/class/net/$2/bridge" ] || return 0
+	local ports
+	ports=$(ls "/sys/class/net/$2/brif" 2>/dev/null | tr '\n' ' ')
+	if [ -n "$ports" ]; then
+		die "bridge $2 exists with ports ($ports) but no active network of this lab owns it: another lab named $LAB_NAME runs here? (FWDLAB_NAME or --instance N gives this one other names)"
+	fi
+	ip link del "$2" || die "bridge $2 is a leftover of an earlier lab, and ip link del failed"
+	say "removed bridge $2, a leftover of an earlier lab (no network owned it, no port in it)"
+}
+
+net_up() { # URI NAME XMLFILE BRIDGE
 	if ! vsh "$1" net-info "$2" >/dev/null 2>&1; then
 		vsh "$1" net-define "$3" >/dev/null || die "net-define $2 failed"
 	fi
@@ -707,6 +722,7 @@ net_up() { # URI NAME XMLFILE
 	local info
 	info=$(vsh "$1" net-info "$2" 2>/dev/null) || true
 	if ! grep -Eq '^Active: +yes' <<<"$info"; then
+		stale_bridge_clear "$1" "$4"
 		vsh "$1" net-start "$2" >/dev/null || die "net-start $2 failed"
 	fi
 }
@@ -778,9 +794,9 @@ topo_up() {
 		fi
 	done
 	for uri in "${uris[@]}"; do
-		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml"
+		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml" "$(mgmt_bridge)"
 		for ((i = 0; i < nlinks; i++)); do
-			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml"
+			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml" "$(link_bridge "$i")"
 		done
 	done
 	for node in $(kv_get "$TOPO_CONF" nodes); do
