@@ -127,6 +127,8 @@ int port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_
 		    uint16_t nb_txd);
 int ports_start(void);
 void ports_stop(void);
+void port_cli_register(void);
+void xconnect_cli_register(void);
 
 /* per ethdev port: its MAC as the low 48 bits of a little-endian load of 8 bytes */
 extern uint64_t port_mac48[RTE_MAX_ETHPORTS];
@@ -146,14 +148,21 @@ const char *err_reason_name(uint16_t idx, const char **node);
 /* ---- packet trace (trace.c) ---- */
 void trace_cli_register(void);
 
-/* ---- graph and nodes (graph.c) ---- */
-/* the .init of a node whose context holds only its error counters */
+/* the .init of a node whose context holds only its error counters (error.c) */
 int node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node);
+void err_cli_register(void);
+
+/* ---- graph edges and the per-port edge tables (edge.c) ---- */
+uint16_t edge_index(rte_node_t from, const char *to);
+uint16_t edge_add(const char *from, const char *to);
+void edge_port_xconnect(uint16_t port_id, uint16_t edge);
+void edge_port_l3(uint16_t port_id);
+
+/* ---- graph and nodes (graph.c) ---- */
 int graph_nodes_setup(void);
 int graphs_create(void);
 int workers_launch(void);
 void workers_stop(void);
-uint16_t edge_index(rte_node_t from, const char *to);
 
 /* per-port nodes (nodes/port_io.c) and port-indexed next edges */
 int port_nodes_register_all(void);
@@ -188,6 +197,7 @@ extern struct feature_arc ip4_unicast_arc;
 int feature_arc_finalize(void);
 int feature_enable(const char *port, const char *feature, bool enable, char *err, size_t len);
 int feature_slot_by_node(const char *node);
+void feature_cli_register(void);
 
 /* ---- FIB, adjacencies and neighbours (fib.c) ---- */
 /* ip4-lookup forwards the types from ADJ_GLEAN on */
@@ -227,6 +237,10 @@ int fib_punt_poll(void);
 int fib_port_mtu_set(int port_index, uint16_t mtu);
 int fib_neighbor_incomplete(int port_index, uint32_t ip);
 int fib_neighbors_age(uint64_t now);
+void fib_cli_register(void);
+
+/* ---- what the IPv4 and IPv6 neighbours share (nbr.c) ---- */
+#define NBR4_MAX_DYNAMIC 1024 /* dynamic + incomplete: the rest is for configuration */
 void nbr_age_format(char *buf, size_t len, bool is_static, uint64_t updated, unsigned probes);
 
 /* `set ip neighbor-config ip4|ip6 [age S] [limit N]`; [0] ip4, [1] ip6 */
@@ -282,6 +296,7 @@ int fib6_interface_address_set(int port_index, const uint8_t *ip, uint8_t len, b
 int fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr *mac, bool del,
 		      bool is_static);
 void fib6_show(struct vfwd_cli_out *out);
+void fib6_port_mtu_set(int port_index, uint16_t mtu);
 void fib6_neighbors_show(struct vfwd_cli_out *out);
 int fib6_punt_poll(void);
 int fib6_neighbors_age(uint64_t now);
@@ -309,10 +324,24 @@ void cli_out_free(struct vfwd_cli_out *out);
 int cli_server_open(const char *path);
 int cli_server_poll(int timeout_ms);
 void cli_server_close(void);
-void cli_builtin_register(void);
+void cli_builtin_register(void); /* vfwd.c: every subsystem's commands */
+void cli_help_register(void);
 int runtime_show(struct vfwd_cli_out *out, bool json);
 void runtime_clear(void);
 void runtime_start(void);
+void runtime_cli_register(void);
+int cli_parse_ip4(const char *s, uint32_t *ip);
+int cli_parse_prefix(const char *s, uint32_t *ip, uint8_t *len);
+int cli_parse_prefix6(const char *s, uint8_t *ip, uint8_t *len);
+bool cli_is_ip6_arg(const char *s);
+struct port *cli_arg_port(struct vfwd_cli_out *out, const char *name);
+/* For commands that take no arguments: an error naming the first extra word. */
+#define NO_ARGS(out, argc, argv, name)                                                             \
+	do {                                                                                       \
+		if ((argc) > 0)                                                                    \
+			return cli_error(out, -EINVAL, "%s takes no arguments, not '%s'", name,    \
+					 (argv)[0]);                                               \
+	} while (0)
 void cli_center(struct vfwd_cli_out *out, int width, const char *s);
 int cli_error(struct vfwd_cli_out *out, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -322,19 +351,21 @@ int plugins_load(const struct vfwd_conf *conf, char *err, size_t errlen);
 int plugin_load_one(const char *path, char *err, size_t errlen);
 void plugins_show(struct vfwd_cli_out *out);
 const char *vfwd_install_dir(void);
+void plugin_cli_register(void);
 
 /* ---- startup (vfwd.c) ---- */
 VFWD_API int vfwd_main(int argc, char **argv);
 int vfwd_dataplane_init(char *err, size_t errlen);
 int vfwd_pool_create(unsigned n);
 
-/* ---- ICMP errors (nodes/ip4_icmp_error.c) ---- */
+/* ---- ICMP errors (icmp_error.c; nodes/ip4_icmp_error.c, nodes/ip6_icmp_error.c) ---- */
 struct icmp_error_conf {
 	bool enabled;
 	unsigned rate;	/* errors per second per worker */
 	unsigned burst; /* bucket size */
 };
 extern struct icmp_error_conf icmp_error_conf;
+void icmp_error_cli_register(void); /* icmp_error.c: the settings and their commands */
 
 /* ---- mbuf metadata ---- */
 extern int mbuf_adj_offset;

@@ -11,7 +11,6 @@
 #include "vfwd_int.h"
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
-uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 
 #define foreach_arp_input_error                                                                    \
 	_(REPLIES_SENT, "ARP replies sent")                                                        \

@@ -22,7 +22,6 @@
 #define ARP_THROTTLE_SLOTS 256
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
-uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip4_arp_error                                                                      \
 	_(REQUESTS_SENT, "ARP requests sent")                                                      \
@@ -52,7 +51,6 @@ static const char *const ip4_arp_pending_error_strings[] = {
 };
 
 /* edges 0 error-drop, 1 ip4-lookup; graph setup adds one per <port>-output (probes) */
-uint16_t ip4_arp_pending_next[RTE_MAX_ETHPORTS];
 
 struct arp_held {
 	struct rte_mbuf *m;

@@ -12,7 +12,6 @@
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */
-uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip4_frag_error                                                                     \
 	_(FRAGMENTED, "packets fragmented")                                                        \

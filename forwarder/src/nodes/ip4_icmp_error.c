@@ -45,7 +45,6 @@ static const char *const ip4_icmp_error_error_strings[] = {
 #undef _
 };
 
-struct icmp_error_conf icmp_error_conf = {.enabled = true, .rate = 1000, .burst = 100};
 
 struct icmp_bucket {
 	uint64_t last;

@@ -14,7 +14,6 @@
 #include "node_util.h"
 
 /* edge 0 error-drop, 1 ip6-lookup; graph setup adds one edge per <port>-output */
-uint16_t ip6_nd_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_nd_error                                                                       \
 	_(NA_SENT, "neighbor advertisements sent")                                                 \

@@ -12,7 +12,6 @@
 
 /* edges 0 (drop), 1 (ip6-glean) and 2 (ip6-icmp-error) are fixed; graph setup adds one edge per
  * <port>-output */
-uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_rewrite_error                                                                  \
 	_(UNRESOLVED, "ip6 unresolved neighbor")                                                   \

@@ -7,7 +7,6 @@
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */
-uint16_t l2_xconnect_next[RTE_MAX_ETHPORTS];
 
 static const char *const l2_xconnect_error_strings[] = {
 	"mbuf chain shorter than packet length",

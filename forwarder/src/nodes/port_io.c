@@ -13,7 +13,6 @@
 #include "vfwd_int.h"
 
 /* per input port: 0 = ethernet-input, 1 = l2-xconnect */
-uint8_t port_rx_next[RTE_MAX_ETHPORTS];
 /* which worker polls queue q of port index i */
 int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
 
