@@ -14,7 +14,8 @@
 #include <arpa/inet.h>
 #include <rte_common.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "state.h"
 
 #define MAX_WORDS 8
 #define MAX_ARGS 32

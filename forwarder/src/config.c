@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
 
 struct lexer {
 	const char *file;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <rte_graph.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
 
 uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 uint16_t arp_input_next[RTE_MAX_ETHPORTS];

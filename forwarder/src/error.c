@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "error.h"
+#include "state.h"
 
 struct err_node {
 	char node[RTE_NODE_NAMESIZE];

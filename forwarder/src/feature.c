@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "error.h"
+#include "feature.h"
+#include "state.h"
 
 struct feature_arc ip4_unicast_arc;
 static bool arc_finalized;

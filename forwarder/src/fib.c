@@ -13,7 +13,12 @@
 #include <rte_fib.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "nbr.h"
+#include "state.h"
 
 #define MAX_NEIGHBORS 4096
 

@@ -12,7 +12,12 @@
 #include <rte_lpm6.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "fib.h"
+#include "fib6.h"
+#include "nbr.h"
+#include "state.h"
 
 #define MAX_ROUTES6 16384
 #define MAX_NEIGHBORS6 1024

@@ -9,7 +9,11 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "fib.h"
+#include "fib6.h"
+#include "nbr.h"
+#include "state.h"
 
 static int
 cmd_set_ip_address(struct vfwd_cli_out *out, int argc, char **argv)

@@ -10,8 +10,11 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "edge.h"
+#include "feature.h"
+#include "graph.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
+#include "state.h"
 
 
 

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <rte_common.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "icmp_error.h"
 
 struct icmp_error_conf icmp_error_conf = {.enabled = true, .rate = 1000, .burst = 100};
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <rte_cycles.h>
 
-#include "vfwd_int.h"
+#include "nbr.h"
 
 /* `set ip neighbor-config ip4|ip6 [age S] [limit N]`: VPP's defaults (age 0:
  * entries never age) and a limit that leaves the table's rest to configuration */

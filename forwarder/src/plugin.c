@@ -12,7 +12,9 @@
 #include <rte_common.h>
 #include <rte_version.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "conf.h"
+#include "plugins.h"
 
 struct loaded_plugin {
 	char file[PATH_LEN * 2 + 8];

@@ -7,8 +7,13 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "cli.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "port.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
+#include "state.h"
 
 int
 port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_t nb_rxd,

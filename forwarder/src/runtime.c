@@ -10,8 +10,10 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "cli.h"
+#include "runtime.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
+#include "state.h"
 
 #define MAX_NODES 512
 

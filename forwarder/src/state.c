@@ -8,7 +8,7 @@
 #include <rte_errno.h>
 #include <rte_mbuf_dyn.h>
 
-#include "vfwd_int.h"
+#include "state.h"
 
 struct vfwd_main vfwd;
 int mbuf_adj_offset = -1;

@@ -13,7 +13,21 @@
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "conf.h"
+#include "error.h"
+#include "feature.h"
+#include "fib.h"
+#include "fib6.h"
+#include "graph.h"
+#include "icmp_error.h"
+#include "nbr.h"
+#include "plugins.h"
+#include "port.h"
+#include "runtime.h"
+#include "startup.h"
+#include "state.h"
+#include "trace.h"
 
 /* Every subsystem's commands, through vfwd_cli_register() as plugins add theirs. */
 void

@@ -6,7 +6,10 @@
 #include <rte_common.h>
 #include <rte_graph.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "port.h"
+#include "state.h"
 
 static int
 cmd_set_xconnect(struct vfwd_cli_out *out, int argc, char **argv)

@@ -8,7 +8,10 @@
 #include <rte_arp.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "state.h"
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
 

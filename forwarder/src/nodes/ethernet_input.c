@@ -8,7 +8,9 @@
 #include <string.h>
 #include <rte_ether.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "port.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ethernet_input_next {

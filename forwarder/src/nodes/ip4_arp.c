@@ -15,7 +15,12 @@
 #include <rte_fib.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "graph.h"
+#include "nbr.h"
+#include "state.h"
 #include "node_util.h"
 
 #define ARP_PENDING_MAX 64

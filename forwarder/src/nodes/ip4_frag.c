@@ -8,7 +8,10 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */

@@ -12,7 +12,10 @@
 
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "feature.h"
+#include "fib.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 and 1 are fixed; the arc adds one edge per feature after them */

@@ -7,7 +7,7 @@
 #include <rte_icmp.h>
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
 #include "node_util.h"
 
 enum ip4_local_next {

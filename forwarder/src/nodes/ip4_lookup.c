@@ -8,7 +8,10 @@
 #include <rte_fib.h>
 #include <rte_pause.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /*

@@ -8,7 +8,11 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 to 3 are fixed; graph setup adds one edge per <port>-output after them */

@@ -15,7 +15,13 @@
 #include <rte_lpm6.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "graph.h"
+#include "nbr.h"
+#include "state.h"
 #include "node_util.h"
 
 #define ND_THROTTLE_SLOTS 256

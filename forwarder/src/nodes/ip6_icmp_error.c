@@ -16,7 +16,9 @@
 #include <rte_ip.h>
 #include <rte_per_lcore.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ip6_icmp_error_next {

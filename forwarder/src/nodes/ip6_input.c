@@ -8,7 +8,7 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
 #include "node_util.h"
 
 enum ip6_input_next {

@@ -7,7 +7,11 @@
 #include <rte_ip.h>
 #include <rte_lpm6.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ip6_lookup_next {

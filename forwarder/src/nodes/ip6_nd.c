@@ -10,7 +10,10 @@
 #include <rte_ip.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib6.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 error-drop, 1 ip6-lookup; graph setup adds one edge per <port>-output */

@@ -7,7 +7,11 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 (drop), 1 (ip6-glean) and 2 (ip6-icmp-error) are fixed; graph setup adds one edge per

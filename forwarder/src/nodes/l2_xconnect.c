@@ -3,7 +3,9 @@
  * output of its cross-connected peer (`set interface l2 xconnect A B`).
  * A frame whose mbuf chain holds fewer bytes than its pkt_len is dropped.
  */
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */

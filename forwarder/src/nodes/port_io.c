@@ -10,7 +10,10 @@
 #include <string.h>
 #include <rte_ethdev.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "graph.h"
+#include "state.h"
 
 /* per input port: 0 = ethernet-input, 1 = l2-xconnect */
 /* which worker polls queue q of port index i */
