@@ -195,17 +195,5 @@ ip6_nd_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint
 	return cnt;
 }
 
-static struct rte_node_register ip6_nd_node = {
-	.name = "ip6-nd",
-	.process = ip6_nd_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 2,
-	.next_nodes = {"error-drop", "ip6-lookup"},
-};
-
-RTE_NODE_REGISTER(ip6_nd_node);
-
-RTE_INIT(ip6_nd_errors)
-{
-	err_register("ip6-nd", ip6_nd_error_strings, IP6_ND_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip6_nd, "ip6-nd", ip6_nd_process, ip6_nd_error_strings, IP6_ND_N_ERROR, 2,
+		      "error-drop", "ip6-lookup");

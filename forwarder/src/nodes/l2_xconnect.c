@@ -35,17 +35,5 @@ l2_xconnect_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 	return cnt;
 }
 
-static struct rte_node_register l2_xconnect_node = {
-	.name = "l2-xconnect",
-	.process = l2_xconnect_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 1,
-	.next_nodes = {"error-drop"},
-};
-
-RTE_NODE_REGISTER(l2_xconnect_node);
-
-RTE_INIT(l2_xconnect_errors)
-{
-	err_register("l2-xconnect", l2_xconnect_error_strings, 1);
-}
+NODE_REGISTER_COUNTED(l2_xconnect, "l2-xconnect", l2_xconnect_process, l2_xconnect_error_strings, 1,
+		      1, "error-drop");
