@@ -22,7 +22,9 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "state.h"
+#include "trace.h"
 
 #define PCAP_MAX_FRAMES 1000000u
 #define PCAP_MAX_BYTES (256u << 20)

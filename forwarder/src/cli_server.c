@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
 
 #define MAX_CLIENTS 16
 #define LINE_MAX_LEN 1024

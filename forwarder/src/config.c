@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
 
 struct lexer {
 	const char *file;
@@ -211,24 +211,21 @@ parse_rx_mode(struct lexer *lx, struct vfwd_conf *conf)
 			 buf);
 }
 
+/* what an option's parser returns for a key it does not know (no parser returns it else) */
+#define OPT_UNKNOWN (-ENOKEY)
+
+/* Reads a section's options up to its '}', each with `opt` (its key is lx->tok). */
 static int
-parse_unix(struct lexer *lx, struct vfwd_conf *conf)
+parse_section(struct lexer *lx, struct vfwd_conf *conf, const char *what,
+	      int (*opt)(struct lexer *lx, struct vfwd_conf *conf))
 {
-	int rc;
-	char scratch[PATH_LEN];
+	int rc, open = lx->open_line;
 
 	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
-		if (tok_is(lx, "cli-listen"))
-			rc = lex_value(lx, "cli-listen", conf->cli_listen,
-				       sizeof(conf->cli_listen));
-		else if (tok_is(lx, "exec") || tok_is(lx, "startup-config"))
-			rc = lex_value(lx, "exec", conf->exec, sizeof(conf->exec));
-		else if (tok_is(lx, "log"))
-			rc = lex_value(lx, "log", scratch, sizeof(scratch));
-		else if (tok_is(lx, "nodaemon") || tok_is(lx, "interactive"))
-			rc = 0;
-		else
-			return lex_error(lx, lx->tok_line, "unknown unix option '%s'", lx->tok);
+		rc = opt(lx, conf);
+		if (rc == OPT_UNKNOWN)
+			return lex_error(lx, lx->tok_line, "unknown %s option '%s'", what, lx->tok);
+		lx->open_line = open; /* a nested block moved it */
 		if (rc < 0)
 			return rc;
 	}
@@ -237,30 +234,41 @@ parse_unix(struct lexer *lx, struct vfwd_conf *conf)
 }
 
 static int
-parse_cpu(struct lexer *lx, struct vfwd_conf *conf)
+unix_opt(struct lexer *lx, struct vfwd_conf *conf)
+{
+	char scratch[PATH_LEN];
+
+	if (tok_is(lx, "cli-listen"))
+		return lex_value(lx, "cli-listen", conf->cli_listen, sizeof(conf->cli_listen));
+	if (tok_is(lx, "exec") || tok_is(lx, "startup-config"))
+		return lex_value(lx, "exec", conf->exec, sizeof(conf->exec));
+	if (tok_is(lx, "log"))
+		return lex_value(lx, "log", scratch, sizeof(scratch));
+	if (tok_is(lx, "nodaemon") || tok_is(lx, "interactive"))
+		return 0;
+	return OPT_UNKNOWN;
+}
+
+static int
+cpu_opt(struct lexer *lx, struct vfwd_conf *conf)
 {
 	unsigned v;
 	int rc;
 
-	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
-		lx->cpu_line = lx->tok_line;
-		if (tok_is(lx, "main-core")) {
-			conf->main_core_line = lx->tok_line;
-			rc = lex_uint(lx, "main-core", 0, RTE_MAX_LCORE - 1, &v);
-			conf->main_core = (int)v;
-		} else if (tok_is(lx, "corelist-workers")) {
-			conf->workers_line = lx->tok_line;
-			rc = parse_corelist(lx, conf);
-		} else if (tok_is(lx, "rx-mode")) {
-			rc = parse_rx_mode(lx, conf);
-		} else {
-			return lex_error(lx, lx->tok_line, "unknown cpu option '%s'", lx->tok);
-		}
-		if (rc < 0)
-			return rc;
+	lx->cpu_line = lx->tok_line;
+	if (tok_is(lx, "main-core")) {
+		conf->main_core_line = lx->tok_line;
+		rc = lex_uint(lx, "main-core", 0, RTE_MAX_LCORE - 1, &v);
+		conf->main_core = (int)v;
+		return rc;
 	}
-	return rc < 0 ? rc
-		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	if (tok_is(lx, "corelist-workers")) {
+		conf->workers_line = lx->tok_line;
+		return parse_corelist(lx, conf);
+	}
+	if (tok_is(lx, "rx-mode"))
+		return parse_rx_mode(lx, conf);
+	return OPT_UNKNOWN;
 }
 
 /* hw-addr MAC: a unicast MAC in six hex pairs, as VPP's `create interface ... hw-addr` */
@@ -345,27 +353,15 @@ parse_port(struct lexer *lx, struct vfwd_conf *conf, bool is_vdev)
 }
 
 static int
-parse_dpdk(struct lexer *lx, struct vfwd_conf *conf)
+dpdk_opt(struct lexer *lx, struct vfwd_conf *conf)
 {
-	int rc, open = lx->open_line;
-
-	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
-		if (tok_is(lx, "eal-args"))
-			rc = lex_value(lx, "eal-args", conf->eal_args, sizeof(conf->eal_args));
-		else if (tok_is(lx, "num-mbufs"))
-			rc = lex_uint(lx, "num-mbufs", 1024, 1U << 24, &conf->num_mbufs);
-		else if (tok_is(lx, "dev"))
-			rc = parse_port(lx, conf, false);
-		else if (tok_is(lx, "vdev"))
-			rc = parse_port(lx, conf, true);
-		else
-			return lex_error(lx, lx->tok_line, "unknown dpdk option '%s'", lx->tok);
-		lx->open_line = open;
-		if (rc < 0)
-			return rc;
-	}
-	return rc < 0 ? rc
-		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	if (tok_is(lx, "eal-args"))
+		return lex_value(lx, "eal-args", conf->eal_args, sizeof(conf->eal_args));
+	if (tok_is(lx, "num-mbufs"))
+		return lex_uint(lx, "num-mbufs", 1024, 1U << 24, &conf->num_mbufs);
+	if (tok_is(lx, "dev") || tok_is(lx, "vdev"))
+		return parse_port(lx, conf, tok_is(lx, "vdev"));
+	return OPT_UNKNOWN;
 }
 
 static int
@@ -402,43 +398,32 @@ parse_plugin(struct lexer *lx, struct vfwd_conf *conf)
 }
 
 static int
-parse_plugins(struct lexer *lx, struct vfwd_conf *conf)
+plugins_opt(struct lexer *lx, struct vfwd_conf *conf)
 {
-	int rc, open = lx->open_line;
-
-	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
-		if (tok_is(lx, "path"))
-			rc = lex_value(lx, "path", conf->plugin_path, sizeof(conf->plugin_path));
-		else if (tok_is(lx, "plugin"))
-			rc = parse_plugin(lx, conf);
-		else
-			return lex_error(lx, lx->tok_line, "unknown plugins option '%s'", lx->tok);
-		lx->open_line = open;
-		if (rc < 0)
-			return rc;
-	}
-	return rc < 0 ? rc
-		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	if (tok_is(lx, "path"))
+		return lex_value(lx, "path", conf->plugin_path, sizeof(conf->plugin_path));
+	if (tok_is(lx, "plugin"))
+		return parse_plugin(lx, conf);
+	return OPT_UNKNOWN;
 }
 
 static int
-parse_fib(struct lexer *lx, struct vfwd_conf *conf)
+fib_opt(struct lexer *lx, struct vfwd_conf *conf)
 {
-	int rc;
-
-	while ((rc = lex_next(lx)) > 0 && !tok_is(lx, "}")) {
-		if (tok_is(lx, "ip4-max-routes"))
-			rc = lex_uint(lx, "ip4-max-routes", 1024, 1u << 24, &conf->ip4_max_routes);
-		else if (tok_is(lx, "ip4-tbl8s"))
-			rc = lex_uint(lx, "ip4-tbl8s", 256, 1u << 24, &conf->ip4_tbl8s);
-		else
-			return lex_error(lx, lx->tok_line, "unknown fib option '%s'", lx->tok);
-		if (rc < 0)
-			return rc;
-	}
-	return rc < 0 ? rc
-		      : (rc == 0 ? lex_error(lx, lx->open_line, "missing '}' for this '{'") : 0);
+	if (tok_is(lx, "ip4-max-routes"))
+		return lex_uint(lx, "ip4-max-routes", 1024, 1u << 24, &conf->ip4_max_routes);
+	if (tok_is(lx, "ip4-tbl8s"))
+		return lex_uint(lx, "ip4-tbl8s", 256, 1u << 24, &conf->ip4_tbl8s);
+	return OPT_UNKNOWN;
 }
+
+static const struct {
+	const char *name;
+	int (*opt)(struct lexer *lx, struct vfwd_conf *conf);
+} sections[] = {
+	{"unix", unix_opt},	  {"cpu", cpu_opt}, {"dpdk", dpdk_opt},
+	{"plugins", plugins_opt}, {"fib", fib_opt},
+};
 
 void
 conf_defaults(struct vfwd_conf *conf)
@@ -462,27 +447,16 @@ conf_parse_string(const char *name, const char *text, struct vfwd_conf *conf, ch
 
 	snprintf(conf->file, sizeof(conf->file), "%s", name);
 	while ((rc = lex_next(&lx)) > 0) {
-		char section[32];
+		unsigned k = 0;
 
-		if (lx.quoted || strlen(lx.tok) >= sizeof(section))
+		while (k < RTE_DIM(sections) && (lx.quoted || strcmp(lx.tok, sections[k].name)))
+			k++;
+		if (k == RTE_DIM(sections))
 			return lex_error(&lx, lx.tok_line, "unknown section '%s'", lx.tok);
-		strcpy(section, lx.tok);
-		if (strcmp(section, "unix") && strcmp(section, "cpu") && strcmp(section, "dpdk") &&
-		    strcmp(section, "plugins") && strcmp(section, "fib"))
-			return lex_error(&lx, lx.tok_line, "unknown section '%s'", section);
-		rc = expect_open(&lx, section);
+		rc = expect_open(&lx, sections[k].name);
 		if (rc < 0)
 			return rc;
-		if (strcmp(section, "unix") == 0)
-			rc = parse_unix(&lx, conf);
-		else if (strcmp(section, "cpu") == 0)
-			rc = parse_cpu(&lx, conf);
-		else if (strcmp(section, "dpdk") == 0)
-			rc = parse_dpdk(&lx, conf);
-		else if (strcmp(section, "fib") == 0)
-			rc = parse_fib(&lx, conf);
-		else
-			rc = parse_plugins(&lx, conf);
+		rc = parse_section(&lx, conf, sections[k].name, sections[k].opt);
 		if (rc < 0)
 			return rc;
 	}

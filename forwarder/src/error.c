@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "error.h"
+#include "state.h"
 
 struct err_node {
 	char node[RTE_NODE_NAMESIZE];
@@ -139,4 +141,51 @@ err_reason_name(uint16_t idx, const char **node)
 		}
 	}
 	return NULL;
+}
+
+/* the .init of a node whose context holds only its error counters */
+int
+node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	struct vfwd_node_ctx *ctx = (struct vfwd_node_ctx *)node->ctx;
+
+	RTE_SET_USED(graph);
+	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
+	return 0;
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_show_errors(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show errors");
+	err_show(out);
+	return 0;
+}
+
+static int
+cmd_clear_errors(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	NO_ARGS(out, argc, argv, "clear errors");
+	err_clear();
+	return 0;
+}
+
+void
+err_cli_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"show errors", "", cmd_show_errors},
+		{"clear errors", "", cmd_clear_errors},
+		{"show node counters", "(= show errors)", cmd_show_errors},
+		{"clear node counters", "(= clear errors)", cmd_clear_errors},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
 }

@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "error.h"
+#include "feature.h"
+#include "state.h"
 
 struct feature_arc ip4_unicast_arc;
 static bool arc_finalized;
@@ -79,20 +83,6 @@ vfwd_feature_register(const struct vfwd_feature_reg *reg)
 	return 0;
 }
 
-static uint16_t
-arc_edge_add(const char *from, const char *to)
-{
-	rte_node_t id = rte_node_from_name(from);
-	const char *names[1] = {to};
-	uint16_t idx = edge_index(id, to);
-
-	if (idx != RTE_EDGE_ID_INVALID)
-		return idx;
-	if (rte_node_edge_update(id, RTE_EDGE_ID_INVALID, names, 1) == 0)
-		return RTE_EDGE_ID_INVALID;
-	return edge_index(id, to);
-}
-
 /* Rebuilds the next-edge rows of one input port from its enabled features. */
 static void
 arc_port_update(uint16_t port_id)
@@ -129,14 +119,14 @@ feature_arc_finalize(void)
 	struct feature_arc *arc = &ip4_unicast_arc;
 
 	for (unsigned s = 0; s < arc->n_features; s++) {
-		arc->edge[0][s] = arc_edge_add("ip4-input", arc->features[s].name);
+		arc->edge[0][s] = edge_add("ip4-input", arc->features[s].name);
 		if (arc->edge[0][s] == RTE_EDGE_ID_INVALID)
 			return -EINVAL;
 		for (unsigned t = 0; t < arc->n_features; t++) {
 			if (t == s)
 				continue;
 			arc->edge[1 + s][t] =
-				arc_edge_add(arc->features[s].name, arc->features[t].name);
+				edge_add(arc->features[s].name, arc->features[t].name);
 			if (arc->edge[1 + s][t] == RTE_EDGE_ID_INVALID)
 				return -EINVAL;
 		}
@@ -169,4 +159,59 @@ feature_enable(const char *port, const char *feature, bool enable, char *err, si
 		arc->enabled[p->port_id] &= ~(1u << s);
 	arc_port_update(p->port_id);
 	return 0;
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_set_feature(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char err[128];
+	bool disable = argc == 5 && strcmp(argv[4], "disable") == 0;
+
+	if ((argc != 4 && !disable) || strcmp(argv[2], "arc") != 0)
+		return cli_error(out, -EINVAL,
+				 "usage: set interface feature IFACE FEATURE arc ARC [disable]");
+	if (strcmp(argv[3], ARC_IP4_UNICAST) != 0)
+		return cli_error(out, -ENOENT, "unknown arc '%s'", argv[3]);
+	if (feature_enable(argv[0], argv[1], !disable, err, sizeof(err)) < 0)
+		return cli_error(out, -EINVAL, "%s", err);
+	return 0;
+}
+
+static int
+cmd_show_features(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	const struct feature_arc *arc = &ip4_unicast_arc;
+
+	NO_ARGS(out, argc, argv, "show features");
+	vfwd_cli_printf(out, "arc %s: %u features\n", ARC_IP4_UNICAST, arc->n_features);
+	for (unsigned s = 0; s < arc->n_features; s++)
+		vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order, arc->features[s].name);
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+
+		vfwd_cli_printf(out, "%s:", p->name);
+		for (unsigned s = 0; s < arc->n_features; s++)
+			if (arc->enabled[p->port_id] & (1u << s))
+				vfwd_cli_printf(out, " %s", arc->features[s].name);
+		vfwd_cli_printf(out, "%s\n", p->xconnect >= 0 ? " (l2 xconnect)" : "");
+	}
+	return 0;
+}
+
+void
+feature_cli_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"set interface feature", "IFACE FEATURE arc ip4-unicast [disable]",
+		 cmd_set_feature},
+		{"show features", "", cmd_show_features},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
 }

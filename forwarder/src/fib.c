@@ -13,7 +13,12 @@
 #include <rte_fib.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "nbr.h"
+#include "state.h"
 
 #define MAX_NEIGHBORS 4096
 
@@ -27,7 +32,7 @@ struct route {
 /* static entries come from the CLI and are never overwritten by ARP; dynamic
  * ones are learned; incomplete ones wait for the reply to a request we sent */
 enum { NBR_STATIC = 1, NBR_DYNAMIC = 2, NBR_INCOMPLETE = 4 };
-#define MAX_DYN_NEIGHBORS 1024 /* dynamic + incomplete: the rest is for configuration */
+#define MAX_DYN_NEIGHBORS NBR4_MAX_DYNAMIC
 
 struct neighbor {
 	int port;
@@ -37,13 +42,6 @@ struct neighbor {
 	uint8_t probes;	  /* probes sent since the entry aged (3, then it is removed) */
 	uint64_t updated; /* TSC of the last learn */
 	uint64_t probed;  /* TSC of the last probe */
-};
-
-/* `set ip neighbor-config ip4|ip6 [age S] [limit N]`: VPP's defaults (age 0:
- * entries never age) and a limit that leaves the table's rest to configuration */
-struct nbr_config nbr_config[2] = {
-	{.age_s = 0, .limit = MAX_DYN_NEIGHBORS},
-	{.age_s = 0, .limit = 512},
 };
 
 struct adj adj_table[MAX_ADJ] __rte_cache_aligned;
@@ -477,12 +475,6 @@ fib_port_mtu_set(int port_index, uint16_t mtu)
 		if (a->refs && a->port_id == p->port_id)
 			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
 	}
-	for (int i = 0; i < MAX_ADJ6; i++) { /* the IPv6 adjacencies out of the port too */
-		struct adj6 *a = &adj6_table[i];
-
-		if (a->refs && a->port_id == p->port_id)
-			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
-	}
 	return 0;
 }
 
@@ -698,21 +690,6 @@ fib_show(struct vfwd_cli_out *out, bool filter, uint32_t ip, int len)
 		route_print(out, &sorted[i]);
 	free(sorted);
 	return 0;
-}
-
-/* The Age column: seconds since the entry was learned or asked for ("-" when static),
- * and the probes sent once it aged */
-void
-nbr_age_format(char *buf, size_t len, bool is_static, uint64_t updated, unsigned probes)
-{
-	double age = (double)(rte_rdtsc() - updated) / (double)rte_get_tsc_hz();
-
-	if (is_static)
-		snprintf(buf, len, "-");
-	else if (probes)
-		snprintf(buf, len, "%.0fs,probe%u", age, probes);
-	else
-		snprintf(buf, len, "%.0fs", age);
 }
 
 void

@@ -12,7 +12,12 @@
 #include <rte_lpm6.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "edge.h"
+#include "fib.h"
+#include "fib6.h"
+#include "nbr.h"
+#include "state.h"
 
 #define MAX_ROUTES6 16384
 #define MAX_NEIGHBORS6 1024
@@ -474,6 +479,20 @@ ip6_fmt(char *buf, size_t len, const uint8_t *ip)
 {
 	if (inet_ntop(AF_INET6, ip, buf, (socklen_t)len) == NULL)
 		snprintf(buf, len, "?");
+}
+
+/* The IPv6 adjacencies out of a port take its new MTU (fib_port_mtu_set sets the port's). */
+void
+fib6_port_mtu_set(int port_index, uint16_t mtu)
+{
+	const struct port *p = &vfwd.ports[port_index];
+
+	for (int i = 0; i < MAX_ADJ6; i++) {
+		struct adj6 *a = &adj6_table[i];
+
+		if (a->refs && a->port_id == p->port_id)
+			__atomic_store_n(&a->mtu, mtu, __ATOMIC_RELAXED);
+	}
 }
 
 void

@@ -10,59 +10,13 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "edge.h"
+#include "feature.h"
+#include "graph.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
+#include "state.h"
 
-uint16_t ip4_rewrite_next[RTE_MAX_ETHPORTS];
 
-int
-node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node)
-{
-	struct vfwd_node_ctx *ctx = (struct vfwd_node_ctx *)node->ctx;
-
-	RTE_SET_USED(graph);
-	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
-	return 0;
-}
-
-/* Index of the edge from node `from` to the node named `to`, RTE_EDGE_ID_INVALID if none. */
-uint16_t
-edge_index(rte_node_t from, const char *to)
-{
-	rte_edge_t n = rte_node_edge_count(from);
-	char **names;
-	uint16_t idx = RTE_EDGE_ID_INVALID;
-
-	if (n == 0 || n == RTE_EDGE_ID_INVALID)
-		return RTE_EDGE_ID_INVALID;
-	names = calloc(n, sizeof(char *));
-	if (names == NULL)
-		return RTE_EDGE_ID_INVALID;
-	n = rte_node_edge_get(from, names);
-	for (rte_edge_t i = 0; i < n; i++)
-		if (strcmp(names[i], to) == 0)
-			idx = i;
-	free(names);
-	return idx;
-}
-
-/* Appends an edge from `from` to `to` (once) and returns its index. */
-static uint16_t
-edge_add(const char *from, const char *to)
-{
-	rte_node_t id = rte_node_from_name(from);
-	const char *names[1] = {to};
-	uint16_t idx;
-
-	if (id == RTE_NODE_ID_INVALID)
-		return RTE_EDGE_ID_INVALID;
-	idx = edge_index(id, to);
-	if (idx != RTE_EDGE_ID_INVALID)
-		return idx;
-	if (rte_node_edge_update(id, RTE_EDGE_ID_INVALID, names, 1) == 0)
-		return RTE_EDGE_ID_INVALID;
-	return edge_index(id, to);
-}
 
 int
 graph_nodes_setup(void)

@@ -133,4 +133,31 @@ node_process_each(struct rte_graph *graph, struct rte_node *node, void **objs, u
 	return cnt;
 }
 
+/* Registers node `sym`_node, named `nm`, whose context holds only its error counters
+ * (`n_err` reasons in `errs`, registered under the node's name at start), with its
+ * process function `fn` and its `n_next` next nodes. */
+#define NODE_REGISTER_COUNTED(sym, nm, fn, errs, n_err, n_next, ...)                               \
+	static struct rte_node_register sym##_node = {                                             \
+		.name = nm,                                                                        \
+		.process = fn,                                                                     \
+		.init = node_ctx_errors_init,                                                      \
+		.nb_edges = n_next,                                                                \
+		.next_nodes = {__VA_ARGS__},                                                       \
+	};                                                                                         \
+	RTE_NODE_REGISTER(sym##_node);                                                             \
+	RTE_INIT(sym##_errors)                                                                     \
+	{                                                                                          \
+		err_register(nm, errs, n_err);                                                     \
+	}
+
+/* The same for a node that handles each packet on its own: defines `sym`_process as
+ * node_process_each() over `step`, `spec` being the edge most packets take. */
+#define NODE_REGISTER_EACH(sym, nm, step, spec, errs, n_err, n_next, ...)                          \
+	static uint16_t sym##_process(struct rte_graph *graph, struct rte_node *node, void **objs, \
+				      uint16_t cnt)                                                \
+	{                                                                                          \
+		return node_process_each(graph, node, objs, cnt, spec, step);                      \
+	}                                                                                          \
+	NODE_REGISTER_COUNTED(sym, nm, sym##_process, errs, n_err, n_next, __VA_ARGS__)
+
 #endif

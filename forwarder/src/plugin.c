@@ -9,8 +9,12 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rte_common.h>
+#include <rte_version.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "conf.h"
+#include "plugins.h"
 
 struct loaded_plugin {
 	char file[PATH_LEN * 2 + 8];
@@ -158,4 +162,53 @@ plugins_show(struct vfwd_cli_out *out)
 		vfwd_cli_printf(out, " %2u. %-40s%-12s%s\n", i + 1, basename(tmp),
 				d->version ? d->version : "", d->description ? d->description : "");
 	}
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_show_plugins(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show plugins");
+	plugins_show(out);
+	return 0;
+}
+
+static int
+cmd_show_version(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	char path[PATH_LEN + 32], buf[4096];
+	FILE *f;
+	size_t n;
+
+	NO_ARGS(out, argc, argv, "show version");
+	vfwd_cli_printf(out, "vfwd %s (%s, %s, plugin ABI %d)\n", VFWD_VERSION, vfwd_install_dir(),
+			rte_version(), VFWD_PLUGIN_ABI_VERSION);
+	snprintf(path, sizeof(path), "%s/build-info.json", vfwd_install_dir());
+	f = fopen(path, "r");
+	if (f == NULL) {
+		vfwd_cli_printf(out, "build-info: %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	while ((n = fread(buf, 1, sizeof(buf) - 1, f)) > 0) {
+		buf[n] = '\0';
+		vfwd_cli_printf(out, "%s", buf);
+	}
+	fclose(f);
+	return 0;
+}
+
+void
+plugin_cli_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"show plugins", "", cmd_show_plugins},
+		{"show version", "", cmd_show_version},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
 }

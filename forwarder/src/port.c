@@ -2,21 +2,18 @@
  * Interfaces: DPDK ethdev ports with names from the startup file.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "cli.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "port.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
-
-struct port *
-port_by_name(const char *name)
-{
-	for (unsigned i = 0; i < vfwd.n_ports; i++)
-		if (strcmp(vfwd.ports[i].name, name) == 0)
-			return &vfwd.ports[i];
-	return NULL;
-}
+#include "state.h"
 
 int
 port_add_ethdev(const char *name, uint16_t port_id, uint16_t nb_rxq, uint16_t nb_rxd,
@@ -168,4 +165,153 @@ ports_stop(void)
 		rte_eth_dev_stop(vfwd.ports[i].port_id);
 		rte_eth_dev_close(vfwd.ports[i].port_id);
 	}
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_set_mtu(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	unsigned long v;
+	struct port *p;
+	char *end;
+	int i = 0;
+
+	if (argc == 3 && strcmp(argv[0], "packet") == 0)
+		i = 1;
+	if (argc - i != 2)
+		return cli_error(out, -EINVAL, "usage: set interface mtu [packet] BYTES IFACE");
+	v = strtoul(argv[i], &end, 10);
+	if (*end || end == argv[i] || v < 68 || v > 9216)
+		return cli_error(out, -EINVAL, "mtu must be 68..9216, not '%s'", argv[i]);
+	p = cli_arg_port(out, argv[i + 1]);
+	if (p == NULL)
+		return -ENODEV;
+	rte_eth_dev_set_mtu(p->port_id, (uint16_t)v); /* PMDs without an MTU keep theirs */
+	fib6_port_mtu_set((int)(p - vfwd.ports), (uint16_t)v);
+	return fib_port_mtu_set((int)(p - vfwd.ports), (uint16_t)v);
+}
+
+static void
+show_counter(struct vfwd_cli_out *out, bool first, const struct port *p, const char *ip,
+	     const char *name, uint64_t v)
+{
+	if (first)
+		vfwd_cli_printf(out, "%-16s%4u  %-6s%-20s%-20s%-16s%" PRIu64 "\n", p->name,
+				p->port_id, "up", "", ip, name, v);
+	else
+		vfwd_cli_printf(out, "%-68s%-16s%" PRIu64 "\n", "", name, v);
+}
+
+static int
+cmd_show_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show interfaces");
+	vfwd_cli_printf(out, "%-16s%4s  %-6s%-20s%-20s%-16s%s\n", "Name", "Idx", "State", "MAC",
+			"Address", "Counter", "Count");
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+		struct rte_eth_stats st;
+		struct rte_eth_link link;
+		char ip[32] = "", mac[RTE_ETHER_ADDR_FMT_SIZE], txq[RTE_NODE_NAMESIZE];
+		uint64_t txfull;
+
+		memset(&st, 0, sizeof(st));
+		rte_eth_stats_get(p->port_id, &st);
+		memset(&link, 0, sizeof(link));
+		rte_eth_link_get_nowait(p->port_id, &link);
+		rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+		if (p->ip4)
+			snprintf(ip, sizeof(ip), "%u.%u.%u.%u/%u", p->ip4 >> 24,
+				 (p->ip4 >> 16) & 255, (p->ip4 >> 8) & 255, p->ip4 & 255,
+				 p->ip4_len);
+		snprintf(txq, sizeof(txq), "%s-tx", p->name);
+		txfull = err_get(txq, "tx queue full");
+		vfwd_cli_printf(out, "%-16s%4u  %-6s%-20s%-20s%-16s%" PRIu64 "\n", p->name,
+				p->port_id, link.link_status ? "up" : "down", mac, ip, "rx packets",
+				st.ipackets);
+		show_counter(out, false, p, ip, "rx bytes", st.ibytes);
+		show_counter(out, false, p, ip, "tx packets", st.opackets);
+		show_counter(out, false, p, ip, "tx bytes", st.obytes);
+		show_counter(out, false, p, ip, "drops",
+			     st.imissed + st.ierrors + st.rx_nombuf + st.oerrors + txfull);
+		show_counter(out, false, p, ip, "rx-miss", st.imissed);
+		show_counter(out, false, p, ip, "rx-no-buf", st.rx_nombuf);
+		show_counter(out, false, p, ip, "tx-error", st.oerrors + txfull);
+	}
+	return 0;
+}
+
+static int
+cmd_clear_interfaces(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	NO_ARGS(out, argc, argv, "clear interfaces");
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		rte_eth_stats_reset(vfwd.ports[i].port_id);
+		rte_eth_xstats_reset(vfwd.ports[i].port_id);
+	}
+	return 0;
+}
+
+static int
+cmd_show_hardware(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show hardware");
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		const struct port *p = &vfwd.ports[i];
+		struct rte_eth_link link;
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], lk[RTE_ETH_LINK_MAX_STR_LEN];
+		struct rte_eth_xstat_name *names = NULL;
+		struct rte_eth_xstat *xs = NULL;
+		int n;
+
+		memset(&link, 0, sizeof(link));
+		rte_eth_link_get_nowait(p->port_id, &link);
+		rte_eth_link_to_str(lk, sizeof(lk), &link);
+		rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+		vfwd_cli_printf(out, "%s (port %u)\n  driver %s, %s\n  mac %s\n", p->name,
+				p->port_id, p->driver, lk, mac);
+		vfwd_cli_printf(out, "  rx queues %u, rx descs %u, tx queues %u%s, tx descs %u\n",
+				p->nb_rxq, p->nb_rxd, p->nb_txq, p->txq_shared ? " (shared)" : "",
+				p->nb_txd);
+		if (p->nb_rxq > 1)
+			vfwd_cli_printf(out, "  rx queue spread: %s\n",
+					p->rss_hf ? "rss (ip, udp, tcp hash)"
+						  : "by the sender (no rss on this pmd)");
+		n = rte_eth_xstats_get(p->port_id, NULL, 0);
+		if (n <= 0)
+			continue;
+		names = calloc((size_t)n, sizeof(*names));
+		xs = calloc((size_t)n, sizeof(*xs));
+		if (names && xs && rte_eth_xstats_get_names(p->port_id, names, (unsigned)n) == n &&
+		    rte_eth_xstats_get(p->port_id, xs, (unsigned)n) == n) {
+			for (int k = 0; k < n; k++)
+				if (xs[k].value)
+					vfwd_cli_printf(out, "    %-40s%" PRIu64 "\n",
+							names[xs[k].id].name, xs[k].value);
+		}
+		free(names);
+		free(xs);
+	}
+	return 0;
+}
+
+void
+port_cli_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"set interface mtu", "[packet] BYTES IFACE", cmd_set_mtu},
+		{"show interfaces", "", cmd_show_interfaces},
+		{"clear interfaces", "", cmd_clear_interfaces},
+		{"show hardware", "", cmd_show_hardware},
+		{"show interface", "(= show interfaces)", cmd_show_interfaces},
+		{"show hardware-interfaces", "(= show hardware)", cmd_show_hardware},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
 }

@@ -10,8 +10,10 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "cli.h"
+#include "runtime.h"
 #include "rx_mode.h"
-#include "vfwd_int.h"
+#include "state.h"
 
 #define MAX_NODES 512
 
@@ -281,4 +283,78 @@ runtime_start(void)
 		rt_clear_tsc[i] = now;
 	rx_mode_init();
 	rx_mode_clear();
+}
+
+/* ---- commands ---- */
+
+static int
+cmd_show_runtime(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	bool json = argc == 1 && strcmp(argv[0], "json") == 0;
+
+	if (argc > 1 || (argc == 1 && !json))
+		return cli_error(out, -EINVAL, "usage: show runtime [json]");
+	return runtime_show(out, json);
+}
+
+static int
+cmd_clear_runtime(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	RTE_SET_USED(out);
+	NO_ARGS(out, argc, argv, "clear runtime");
+	runtime_clear();
+	return 0;
+}
+
+static int
+cmd_show_threads(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	NO_ARGS(out, argc, argv, "show threads");
+	vfwd_cli_printf(out, "%-7s%-20s%-12s%-8s%-7s%-7s\n", "ID", "Name", "Type", "lcore", "Core",
+			"Socket");
+	vfwd_cli_printf(out, "%-7d%-20s%-12s%-8u%-7d%-7d\n", 0, "vfwd_main", "main",
+			rte_get_main_lcore(), rte_lcore_to_cpu_id((int)rte_get_main_lcore()),
+			(int)rte_lcore_to_socket_id(rte_get_main_lcore()));
+	for (unsigned w = 0; w < vfwd.n_workers; w++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "vfwd_wk_%u", w);
+		vfwd_cli_printf(out, "%-7u%-20s%-12s%-8u%-7d%-7d\n", w + 1, name, "workers",
+				vfwd.worker_lcore[w], rte_lcore_to_cpu_id((int)vfwd.worker_lcore[w]),
+				(int)rte_lcore_to_socket_id(vfwd.worker_lcore[w]));
+	}
+	return 0;
+}
+
+static int
+cmd_show_buffers(struct vfwd_cli_out *out, int argc, char **argv)
+{
+	const struct rte_mempool *mp = vfwd.pool;
+
+	NO_ARGS(out, argc, argv, "show buffers");
+	vfwd_cli_printf(out, "%-20s%-7s%-6s%-8s%-11s%-9s%-9s%-9s\n", "Pool Name", "Index", "NUMA",
+			"Size", "Data Size", "Total", "Avail", "Used");
+	if (mp == NULL)
+		return 0;
+	vfwd_cli_printf(out, "%-20s%-7d%-6d%-8u%-11u%-9u%-9u%-9u\n", mp->name, 0, mp->socket_id,
+			mp->elt_size, rte_pktmbuf_data_room_size((struct rte_mempool *)mp), mp->size,
+			rte_mempool_avail_count(mp), rte_mempool_in_use_count(mp));
+	return 0;
+}
+
+void
+runtime_cli_register(void)
+{
+	static const struct {
+		const char *path, *help;
+		vfwd_cli_fn fn;
+	} b[] = {
+		{"show runtime", "[json]", cmd_show_runtime},
+		{"clear runtime", "", cmd_clear_runtime},
+		{"show threads", "", cmd_show_threads},
+		{"show buffers", "", cmd_show_buffers},
+	};
+
+	for (unsigned i = 0; i < RTE_DIM(b); i++)
+		vfwd_cli_register(b[i].path, b[i].help, b[i].fn);
 }

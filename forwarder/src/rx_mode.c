@@ -13,6 +13,8 @@
 #include <rte_interrupts.h>
 #include <rte_log.h>
 
+#include "cli.h"
+#include "graph.h"
 #include "rx_mode.h"
 
 struct rx_mode_worker rx_mode_workers[MAX_WORKERS];

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vfwd_int.h"
+#include "state.h"
 
 enum rx_mode { RX_MODE_POLL, RX_MODE_ADAPTIVE, RX_MODE_INTERRUPT, RX_MODE_N };
 

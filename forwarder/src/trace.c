@@ -24,7 +24,10 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_spinlock.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "error.h"
+#include "state.h"
+#include "trace.h"
 
 #define TRACE_MAX_PKTS 1024 /* per worker */
 #define TRACE_MAX_RECS 24   /* nodes recorded per packet */

@@ -11,31 +11,38 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
-#include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "cli.h"
+#include "conf.h"
+#include "error.h"
+#include "feature.h"
+#include "fib.h"
+#include "fib6.h"
+#include "graph.h"
+#include "icmp_error.h"
+#include "nbr.h"
+#include "plugins.h"
+#include "port.h"
+#include "runtime.h"
+#include "startup.h"
+#include "state.h"
+#include "trace.h"
 
-struct vfwd_main vfwd;
-int mbuf_adj_offset = -1;
-
-RTE_INIT(vfwd_state_init)
+/* Every subsystem's commands, through vfwd_cli_register() as plugins add theirs. */
+void
+cli_builtin_register(void)
 {
-	for (unsigned i = 0; i < RTE_MAX_ETHPORTS; i++)
-		vfwd.port_index[i] = -1;
-}
-
-int
-mbuf_meta_init(void)
-{
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "vfwd_adj_index",
-		.size = sizeof(uint32_t),
-		.align = __alignof__(uint32_t),
-	};
-
-	mbuf_adj_offset = rte_mbuf_dynfield_register(&desc);
-	return mbuf_adj_offset < 0 ? -rte_errno : 0;
+	fib_cli_register();
+	feature_cli_register();
+	xconnect_cli_register();
+	port_cli_register();
+	icmp_error_cli_register();
+	runtime_cli_register();
+	err_cli_register();
+	plugin_cli_register();
+	cli_help_register();
+	trace_cli_register();
 }
 
 static void

@@ -8,10 +8,13 @@
 #include <rte_arp.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "node_util.h"
+#include "state.h"
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
-uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 
 #define foreach_arp_input_error                                                                    \
 	_(REPLIES_SENT, "ARP replies sent")                                                        \
@@ -21,7 +24,7 @@ uint16_t arp_input_next[RTE_MAX_ETHPORTS];
 	_(NOT_FOR_US, "ARP request not for an interface address")                                  \
 	_(UNSUPPORTED, "ARP unsupported hardware or protocol")                                     \
 	_(OPCODE, "ARP opcode not request or reply")                                               \
-	_(SRC_IS_LOCAL, "IP4 source address matches local interface")                             \
+	_(SRC_IS_LOCAL, "IP4 source address matches local interface")                              \
 	_(SHA_GROUP, "ARP sender hardware address is multicast or zero")                           \
 	_(NOT_IP_ENABLED, "Interface is not IP enabled")                                           \
 	_(PUNT_FULL, "ARP learn queue full")
@@ -124,17 +127,5 @@ arp_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, u
 	return cnt;
 }
 
-static struct rte_node_register arp_input_node = {
-	.name = "arp-input",
-	.process = arp_input_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 1,
-	.next_nodes = {"error-drop"},
-};
-
-RTE_NODE_REGISTER(arp_input_node);
-
-RTE_INIT(arp_input_errors)
-{
-	err_register("arp-input", arp_input_error_strings, ARP_INPUT_N_ERROR);
-}
+NODE_REGISTER_COUNTED(arp_input, "arp-input", arp_input_process, arp_input_error_strings,
+		      ARP_INPUT_N_ERROR, 1, "error-drop");

@@ -2,7 +2,7 @@
  * error-drop: frees every packet it receives. The node that sent a packet here
  * has already counted it under its own reason.
  */
-#include "vfwd_int.h"
+#include "defs.h"
 
 static uint16_t
 error_drop_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)

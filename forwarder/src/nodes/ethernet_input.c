@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * ethernet-input: accepts a frame only when its destination MAC is the input
- * interface's (or a group address, for ARP and IPv6 neighbour discovery), checks that the mbuf chain holds
- * the bytes pkt_len claims, and dispatches by ethertype to ip4-input,
- * ip6-input or arp-input. Everything else is dropped and counted (RFC 1812 5.3.4: a router
- * forwards no link-layer broadcast or multicast, nor frames for other hosts).
+ * interface's (or a group address, for ARP and IPv6 neighbour discovery), checks that the mbuf
+ * chain holds the bytes pkt_len claims, and dispatches by ethertype to ip4-input, ip6-input or
+ * arp-input. Everything else is dropped and counted (RFC 1812 5.3.4: a router forwards no
+ * link-layer broadcast or multicast, nor frames for other hosts).
  */
 #include <string.h>
 #include <rte_ether.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "port.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ethernet_input_next {
@@ -87,30 +89,8 @@ ethernet_classify(struct rte_mbuf *m, uint64_t *errors)
 	return ethernet_slow(m, eth, errors);
 }
 
-static uint16_t
-ethernet_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	return node_process_each(graph, node, objs, cnt, ETHERNET_INPUT_NEXT_IP4,
-				 ethernet_classify);
-}
-
-static struct rte_node_register ethernet_input_node = {
-	.name = "ethernet-input",
-	.process = ethernet_input_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = ETHERNET_INPUT_N_NEXT,
-	.next_nodes =
-		{
-			[ETHERNET_INPUT_NEXT_DROP] = "error-drop",
-			[ETHERNET_INPUT_NEXT_IP4] = "ip4-input",
-			[ETHERNET_INPUT_NEXT_ARP] = "arp-input",
-			[ETHERNET_INPUT_NEXT_IP6] = "ip6-input",
-		},
-};
-
-RTE_NODE_REGISTER(ethernet_input_node);
-
-RTE_INIT(ethernet_input_errors)
-{
-	err_register("ethernet-input", ethernet_input_error_strings, ETHERNET_INPUT_N_ERROR);
-}
+NODE_REGISTER_EACH(ethernet_input, "ethernet-input", ethernet_classify, ETHERNET_INPUT_NEXT_IP4,
+		   ethernet_input_error_strings, ETHERNET_INPUT_N_ERROR,
+		   ETHERNET_INPUT_N_NEXT, [ETHERNET_INPUT_NEXT_DROP] = "error-drop",
+		   [ETHERNET_INPUT_NEXT_IP4] = "ip4-input", [ETHERNET_INPUT_NEXT_ARP] = "arp-input",
+		   [ETHERNET_INPUT_NEXT_IP6] = "ip6-input");

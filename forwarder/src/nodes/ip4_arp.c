@@ -15,14 +15,18 @@
 #include <rte_fib.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "graph.h"
+#include "nbr.h"
+#include "state.h"
 #include "node_util.h"
 
 #define ARP_PENDING_MAX 64
 #define ARP_THROTTLE_SLOTS 256
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
-uint16_t ip4_arp_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip4_arp_error                                                                      \
 	_(REQUESTS_SENT, "ARP requests sent")                                                      \
@@ -52,7 +56,6 @@ static const char *const ip4_arp_pending_error_strings[] = {
 };
 
 /* edges 0 error-drop, 1 ip4-lookup; graph setup adds one per <port>-output (probes) */
-uint16_t ip4_arp_pending_next[RTE_MAX_ETHPORTS];
 
 struct arp_held {
 	struct rte_mbuf *m;

@@ -8,11 +8,13 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */
-uint16_t ip4_frag_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip4_frag_error                                                                     \
 	_(FRAGMENTED, "packets fragmented")                                                        \
@@ -55,8 +57,7 @@ ip4_copied_options(const uint8_t *h, unsigned ihl, uint8_t *out)
 }
 
 static int
-ip4_frag_one(struct rte_graph *graph, struct rte_node *node, struct rte_mbuf *m,
-	     uint64_t *errors)
+ip4_frag_one(struct rte_graph *graph, struct rte_node *node, struct rte_mbuf *m, uint64_t *errors)
 {
 	const struct adj *adj = &adj_table[*mbuf_adj(m)];
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -96,13 +97,14 @@ ip4_frag_one(struct rte_graph *graph, struct rte_node *node, struct rte_mbuf *m,
 			memcpy(fip, ip, sizeof(*ip));
 			memcpy(fip + 1, copied, ncopied);
 		}
-		src = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + ihl + off, len, d + RTE_ETHER_HDR_LEN + hl);
+		src = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + ihl + off, len,
+				       d + RTE_ETHER_HDR_LEN + hl);
 		if (src != d + RTE_ETHER_HDR_LEN + hl)
 			memcpy(d + RTE_ETHER_HDR_LEN + hl, src, len);
 		fip->version_ihl = (uint8_t)(0x40 | hl / 4);
 		fip->total_length = rte_cpu_to_be_16((uint16_t)(hl + len));
-		fip->fragment_offset =
-			rte_cpu_to_be_16((uint16_t)((base + off) / 8 | (more ? RTE_IPV4_HDR_MF_FLAG : 0)));
+		fip->fragment_offset = rte_cpu_to_be_16(
+			(uint16_t)((base + off) / 8 | (more ? RTE_IPV4_HDR_MF_FLAG : 0)));
 		fip->hdr_checksum = 0;
 		fip->hdr_checksum = rte_ipv4_cksum(fip);
 		f->port = m->port;
@@ -131,17 +133,5 @@ ip4_frag_process(struct rte_graph *graph, struct rte_node *node, void **objs, ui
 	return cnt;
 }
 
-static struct rte_node_register ip4_frag_node = {
-	.name = "ip4-frag",
-	.process = ip4_frag_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 1,
-	.next_nodes = {"error-drop"},
-};
-
-RTE_NODE_REGISTER(ip4_frag_node);
-
-RTE_INIT(ip4_frag_errors)
-{
-	err_register("ip4-frag", ip4_frag_error_strings, IP4_FRAG_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip4_frag, "ip4-frag", ip4_frag_process, ip4_frag_error_strings,
+		      IP4_FRAG_N_ERROR, 1, "error-drop");

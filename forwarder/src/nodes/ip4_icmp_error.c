@@ -14,7 +14,9 @@
 #include <rte_ip.h>
 #include <rte_per_lcore.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ip4_icmp_error_next {
@@ -45,33 +47,7 @@ static const char *const ip4_icmp_error_error_strings[] = {
 #undef _
 };
 
-struct icmp_error_conf icmp_error_conf = {.enabled = true, .rate = 1000, .burst = 100};
-
-struct icmp_bucket {
-	uint64_t last;
-	double tokens;
-};
 static RTE_DEFINE_PER_LCORE(struct icmp_bucket, icmp_bucket);
-
-static bool
-icmp_rate_ok(void)
-{
-	struct icmp_bucket *b = &RTE_PER_LCORE(icmp_bucket);
-	uint64_t now = rte_rdtsc();
-	unsigned rate = __atomic_load_n(&icmp_error_conf.rate, __ATOMIC_RELAXED);
-
-	if (b->last == 0)
-		b->tokens = icmp_error_conf.burst;
-	else
-		b->tokens += (double)(now - b->last) * rate / (double)rte_get_tsc_hz();
-	b->last = now;
-	if (b->tokens > icmp_error_conf.burst)
-		b->tokens = icmp_error_conf.burst;
-	if (b->tokens < 1)
-		return false;
-	b->tokens -= 1;
-	return true;
-}
 
 /* RFC 1812 4.3.2.7: never about an ICMP error (or an unknown ICMP type), nor
  * about a fragment other than the first */
@@ -107,7 +83,8 @@ ip4_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 	uint32_t why = *mbuf_adj(m);
 	uint8_t type = (uint8_t)(why >> 8), code = (uint8_t)why;
 	const struct port *in = port_by_ethdev(m->port);
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	unsigned ihl = (ip->version_ihl & 0xf) * 4u, quote;
 	struct rte_ipv4_hdr *nip;
 	struct rte_icmp_hdr *icmp;
@@ -122,7 +99,7 @@ ip4_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 		errors[IP4_ICMP_ERROR_ERROR_NO_SOURCE]++;
 		return IP4_ICMP_ERROR_NEXT_DROP;
 	}
-	if (!icmp_rate_ok()) {
+	if (!icmp_error_rate_ok(&RTE_PER_LCORE(icmp_bucket))) {
 		errors[IP4_ICMP_ERROR_ERROR_RATE_LIMITED]++;
 		return IP4_ICMP_ERROR_NEXT_DROP;
 	}
@@ -161,28 +138,7 @@ ip4_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 	return IP4_ICMP_ERROR_NEXT_LOOKUP;
 }
 
-static uint16_t
-ip4_icmp_error_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	return node_process_each(graph, node, objs, cnt, IP4_ICMP_ERROR_NEXT_LOOKUP,
-				 ip4_icmp_error_one);
-}
-
-static struct rte_node_register ip4_icmp_error_node = {
-	.name = "ip4-icmp-error",
-	.process = ip4_icmp_error_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP4_ICMP_ERROR_N_NEXT,
-	.next_nodes =
-		{
-			[IP4_ICMP_ERROR_NEXT_DROP] = "error-drop",
-			[IP4_ICMP_ERROR_NEXT_LOOKUP] = "ip4-lookup",
-		},
-};
-
-RTE_NODE_REGISTER(ip4_icmp_error_node);
-
-RTE_INIT(ip4_icmp_error_errors)
-{
-	err_register("ip4-icmp-error", ip4_icmp_error_error_strings, IP4_ICMP_ERROR_N_ERROR);
-}
+NODE_REGISTER_EACH(ip4_icmp_error, "ip4-icmp-error", ip4_icmp_error_one, IP4_ICMP_ERROR_NEXT_LOOKUP,
+		   ip4_icmp_error_error_strings, IP4_ICMP_ERROR_N_ERROR,
+		   IP4_ICMP_ERROR_N_NEXT, [IP4_ICMP_ERROR_NEXT_DROP] = "error-drop",
+		   [IP4_ICMP_ERROR_NEXT_LOOKUP] = "ip4-lookup");

@@ -12,7 +12,10 @@
 
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "feature.h"
+#include "fib.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 and 1 are fixed; the arc adds one edge per feature after them */
@@ -79,7 +82,9 @@ ip4_header_sum(const struct rte_ipv4_hdr *ip, unsigned ihl)
  * network"), 127/8 (loopback), 224/4 (multicast: vfwd routes no multicast)
  * and 240/4 (reserved, with 255.255.255.255). */
 static const uint8_t ip4_martian_octet[256] = {
-	[0] = 1, [127] = 1, [224 ... 255] = 1,
+	[0] = 1,
+	[127] = 1,
+	[224 ... 255] = 1,
 };
 
 /* RFC 791 options: each option's length fits the header; record route, source
@@ -196,21 +201,6 @@ ip4_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, u
 				 ip4_input_check);
 }
 
-static struct rte_node_register ip4_input_node = {
-	.name = "ip4-input",
-	.process = ip4_input_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP4_INPUT_N_NEXT,
-	.next_nodes =
-		{
-			[IP4_INPUT_NEXT_DROP] = "error-drop",
-			[IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup",
-		},
-};
-
-RTE_NODE_REGISTER(ip4_input_node);
-
-RTE_INIT(ip4_input_errors)
-{
-	err_register("ip4-input", ip4_input_error_strings, IP4_INPUT_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip4_input, "ip4-input", ip4_input_process, ip4_input_error_strings,
+		      IP4_INPUT_N_ERROR, IP4_INPUT_N_NEXT, [IP4_INPUT_NEXT_DROP] = "error-drop",
+		      [IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup");

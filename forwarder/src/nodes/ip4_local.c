@@ -7,7 +7,7 @@
 #include <rte_icmp.h>
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
 #include "node_util.h"
 
 enum ip4_local_next {
@@ -38,7 +38,8 @@ static const char *const ip4_local_error_strings[] = {
 static inline rte_edge_t
 ip4_local_one(struct rte_mbuf *m, uint64_t *errors)
 {
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv4_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	unsigned ihl = (ip->version_ihl & 0xf) * 4u, tot = rte_be_to_cpu_16(ip->total_length);
 	struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)((uint8_t *)ip + ihl);
 	rte_be32_t a;
@@ -74,27 +75,6 @@ ip4_local_one(struct rte_mbuf *m, uint64_t *errors)
 	return IP4_LOCAL_NEXT_LOOKUP;
 }
 
-static uint16_t
-ip4_local_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	return node_process_each(graph, node, objs, cnt, IP4_LOCAL_NEXT_LOOKUP, ip4_local_one);
-}
-
-static struct rte_node_register ip4_local_node = {
-	.name = "ip4-local",
-	.process = ip4_local_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP4_LOCAL_N_NEXT,
-	.next_nodes =
-		{
-			[IP4_LOCAL_NEXT_DROP] = "error-drop",
-			[IP4_LOCAL_NEXT_LOOKUP] = "ip4-lookup",
-		},
-};
-
-RTE_NODE_REGISTER(ip4_local_node);
-
-RTE_INIT(ip4_local_errors)
-{
-	err_register("ip4-local", ip4_local_error_strings, IP4_LOCAL_N_ERROR);
-}
+NODE_REGISTER_EACH(ip4_local, "ip4-local", ip4_local_one, IP4_LOCAL_NEXT_LOOKUP,
+		   ip4_local_error_strings, IP4_LOCAL_N_ERROR, IP4_LOCAL_N_NEXT,
+		   [IP4_LOCAL_NEXT_DROP] = "error-drop", [IP4_LOCAL_NEXT_LOOKUP] = "ip4-lookup");

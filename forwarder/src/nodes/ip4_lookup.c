@@ -8,7 +8,10 @@
 #include <rte_fib.h>
 #include <rte_pause.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /*
@@ -124,8 +127,8 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 		dst[i] = ip4_dst(pkts[i]);
 	rte_fib_lookup_bulk(fib_ip4, dst, hop, cnt);
 	for (i = 0; i < cnt; i++) {
-		nexts[i] = ip4_lookup_next(pkts[i], hop[i] == FIB_MISS ? UINT32_MAX : (uint32_t)hop[i],
-					   errors);
+		nexts[i] = ip4_lookup_next(
+			pkts[i], hop[i] == FIB_MISS ? UINT32_MAX : (uint32_t)hop[i], errors);
 		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}
 	ip4_lookup_slow_down(cnt);
@@ -133,23 +136,8 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	return cnt;
 }
 
-static struct rte_node_register ip4_lookup_node = {
-	.name = "ip4-lookup",
-	.process = ip4_lookup_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP4_LOOKUP_N_NEXT,
-	.next_nodes =
-		{
-			[IP4_LOOKUP_NEXT_DROP] = "error-drop",
-			[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite",
-			[IP4_LOOKUP_NEXT_LOCAL] = "ip4-local",
-			[IP4_LOOKUP_NEXT_ICMP_ERROR] = "ip4-icmp-error",
-		},
-};
-
-RTE_NODE_REGISTER(ip4_lookup_node);
-
-RTE_INIT(ip4_lookup_errors)
-{
-	err_register("ip4-lookup", ip4_lookup_error_strings, IP4_LOOKUP_N_ERROR);
-}
+NODE_REGISTER_COUNTED(
+	ip4_lookup, "ip4-lookup", ip4_lookup_process, ip4_lookup_error_strings, IP4_LOOKUP_N_ERROR,
+	IP4_LOOKUP_N_NEXT, [IP4_LOOKUP_NEXT_DROP] = "error-drop",
+	[IP4_LOOKUP_NEXT_REWRITE] = "ip4-rewrite", [IP4_LOOKUP_NEXT_LOCAL] = "ip4-local",
+	[IP4_LOOKUP_NEXT_ICMP_ERROR] = "ip4-icmp-error");

@@ -8,7 +8,11 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 to 3 are fixed; graph setup adds one edge per <port>-output after them */
@@ -106,23 +110,8 @@ ip4_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				 ip4_rewrite_one);
 }
 
-static struct rte_node_register ip4_rewrite_node = {
-	.name = "ip4-rewrite",
-	.process = ip4_rewrite_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP4_REWRITE_N_NEXT,
-	.next_nodes =
-		{
-			[IP4_REWRITE_NEXT_DROP] = "error-drop",
-			[IP4_REWRITE_NEXT_FRAG] = "ip4-frag",
-			[IP4_REWRITE_NEXT_ICMP_ERROR] = "ip4-icmp-error",
-			[IP4_REWRITE_NEXT_ARP] = "ip4-arp",
-		},
-};
-
-RTE_NODE_REGISTER(ip4_rewrite_node);
-
-RTE_INIT(ip4_rewrite_errors)
-{
-	err_register("ip4-rewrite", ip4_rewrite_error_strings, IP4_REWRITE_N_ERROR);
-}
+NODE_REGISTER_COUNTED(
+	ip4_rewrite, "ip4-rewrite", ip4_rewrite_process, ip4_rewrite_error_strings,
+	IP4_REWRITE_N_ERROR, IP4_REWRITE_N_NEXT, [IP4_REWRITE_NEXT_DROP] = "error-drop",
+	[IP4_REWRITE_NEXT_FRAG] = "ip4-frag", [IP4_REWRITE_NEXT_ICMP_ERROR] = "ip4-icmp-error",
+	[IP4_REWRITE_NEXT_ARP] = "ip4-arp");

@@ -15,13 +15,18 @@
 #include <rte_lpm6.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "graph.h"
+#include "nbr.h"
+#include "state.h"
 #include "node_util.h"
 
 #define ND_THROTTLE_SLOTS 256
 
 /* edge 0 error-drop; graph setup adds one edge per <port>-output */
-uint16_t ip6_glean_next[RTE_MAX_ETHPORTS];
 
 static const char *const ip6_glean_error_strings[] = {
 	"ip6 neighbor solicitations sent",	   "ip6 neighbor solicitations throttled",
@@ -36,7 +41,6 @@ static const char *const ip6_nd_pending_error_strings[] = {
 };
 
 #define ND_PENDING_MAX 64
-uint16_t ip6_nd_pending_next[RTE_MAX_ETHPORTS]; /* edges 0 drop, 1 ip6-lookup, then outputs */
 
 struct nd_held {
 	struct rte_mbuf *m;

@@ -16,7 +16,9 @@
 #include <rte_ip.h>
 #include <rte_per_lcore.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ip6_icmp_error_next {
@@ -52,31 +54,7 @@ static const char *const ip6_icmp_error_error_strings[] = {
 #define IP6_MIN_MTU 1280
 #define HDRS (40 + 8) /* the new IPv6 header and the ICMPv6 header */
 
-struct icmp6_bucket {
-	uint64_t last;
-	double tokens;
-};
-static RTE_DEFINE_PER_LCORE(struct icmp6_bucket, icmp6_bucket);
-
-static bool
-icmp6_rate_ok(void)
-{
-	struct icmp6_bucket *b = &RTE_PER_LCORE(icmp6_bucket);
-	uint64_t now = rte_rdtsc();
-	unsigned rate = __atomic_load_n(&icmp_error_conf.rate, __ATOMIC_RELAXED);
-
-	if (b->last == 0)
-		b->tokens = icmp_error_conf.burst;
-	else
-		b->tokens += (double)(now - b->last) * rate / (double)rte_get_tsc_hz();
-	b->last = now;
-	if (b->tokens > icmp_error_conf.burst)
-		b->tokens = icmp_error_conf.burst;
-	if (b->tokens < 1)
-		return false;
-	b->tokens -= 1;
-	return true;
-}
+static RTE_DEFINE_PER_LCORE(struct icmp_bucket, icmp6_bucket);
 
 /* False for an ICMPv6 error message, or an ICMPv6 type we do not know to be
  * informational (RFC 4443 2.4 (e.1)); extension headers are walked within the
@@ -140,7 +118,7 @@ ip6_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 		errors[IP6_ICMP_ERROR_ERROR_NO_SOURCE]++;
 		return IP6_ICMP_ERROR_NEXT_DROP;
 	}
-	if (!icmp6_rate_ok()) {
+	if (!icmp_error_rate_ok(&RTE_PER_LCORE(icmp6_bucket))) {
 		errors[IP6_ICMP_ERROR_ERROR_RATE_LIMITED]++;
 		return IP6_ICMP_ERROR_NEXT_DROP;
 	}
@@ -194,28 +172,7 @@ ip6_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 	return IP6_ICMP_ERROR_NEXT_LOOKUP;
 }
 
-static uint16_t
-ip6_icmp_error_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	return node_process_each(graph, node, objs, cnt, IP6_ICMP_ERROR_NEXT_LOOKUP,
-				 ip6_icmp_error_one);
-}
-
-static struct rte_node_register ip6_icmp_error_node = {
-	.name = "ip6-icmp-error",
-	.process = ip6_icmp_error_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP6_ICMP_ERROR_N_NEXT,
-	.next_nodes =
-		{
-			[IP6_ICMP_ERROR_NEXT_DROP] = "error-drop",
-			[IP6_ICMP_ERROR_NEXT_LOOKUP] = "ip6-lookup",
-		},
-};
-
-RTE_NODE_REGISTER(ip6_icmp_error_node);
-
-RTE_INIT(ip6_icmp_error_errors)
-{
-	err_register("ip6-icmp-error", ip6_icmp_error_error_strings, IP6_ICMP_ERROR_N_ERROR);
-}
+NODE_REGISTER_EACH(ip6_icmp_error, "ip6-icmp-error", ip6_icmp_error_one, IP6_ICMP_ERROR_NEXT_LOOKUP,
+		   ip6_icmp_error_error_strings, IP6_ICMP_ERROR_N_ERROR,
+		   IP6_ICMP_ERROR_N_NEXT, [IP6_ICMP_ERROR_NEXT_DROP] = "error-drop",
+		   [IP6_ICMP_ERROR_NEXT_LOOKUP] = "ip6-lookup");

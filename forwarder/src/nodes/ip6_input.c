@@ -8,7 +8,7 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
 #include "node_util.h"
 
 enum ip6_input_next {
@@ -96,28 +96,7 @@ ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
 	return IP6_INPUT_NEXT_LOOKUP;
 }
 
-static uint16_t
-ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	return node_process_each(graph, node, objs, cnt, IP6_INPUT_NEXT_LOOKUP, ip6_input_check);
-}
-
-static struct rte_node_register ip6_input_node = {
-	.name = "ip6-input",
-	.process = ip6_input_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP6_INPUT_N_NEXT,
-	.next_nodes =
-		{
-			[IP6_INPUT_NEXT_DROP] = "error-drop",
-			[IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup",
-			[IP6_INPUT_NEXT_ND] = "ip6-nd",
-		},
-};
-
-RTE_NODE_REGISTER(ip6_input_node);
-
-RTE_INIT(ip6_input_errors)
-{
-	err_register("ip6-input", ip6_input_error_strings, IP6_INPUT_N_ERROR);
-}
+NODE_REGISTER_EACH(ip6_input, "ip6-input", ip6_input_check, IP6_INPUT_NEXT_LOOKUP,
+		   ip6_input_error_strings, IP6_INPUT_N_ERROR,
+		   IP6_INPUT_N_NEXT, [IP6_INPUT_NEXT_DROP] = "error-drop",
+		   [IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup", [IP6_INPUT_NEXT_ND] = "ip6-nd");

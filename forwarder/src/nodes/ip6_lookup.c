@@ -7,7 +7,11 @@
 #include <rte_ip.h>
 #include <rte_lpm6.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 enum ip6_lookup_next {
@@ -69,15 +73,15 @@ ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	uint16_t n_spec = 0;
 
 	for (uint16_t i = 0; i < cnt; i++) {
-		const struct rte_ipv6_hdr *ip =
-			rte_pktmbuf_mtod_offset(pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 
 		memcpy(dst[i], ip->dst_addr, 16);
 	}
 	rte_lpm6_lookup_bulk_func(fib6_lpm, dst, hop, cnt);
 	for (uint16_t i = 0; i < cnt; i++) {
-		const struct rte_ipv6_hdr *ip =
-			rte_pktmbuf_mtod_offset(pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 		uint32_t h = hop[i] < 0 ? miss : (uint32_t)hop[i];
 		bool ll_src = ip->src_addr[0] == 0xfe && (ip->src_addr[1] & 0xc0) == 0x80;
 
@@ -92,23 +96,7 @@ ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	return cnt;
 }
 
-static struct rte_node_register ip6_lookup_node = {
-	.name = "ip6-lookup",
-	.process = ip6_lookup_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = IP6_LOOKUP_N_NEXT,
-	.next_nodes =
-		{
-			[IP6_LOOKUP_NEXT_DROP] = "error-drop",
-			[IP6_LOOKUP_NEXT_REWRITE] = "ip6-rewrite",
-			[IP6_LOOKUP_NEXT_LOCAL] = "ip6-nd",
-			[IP6_LOOKUP_NEXT_ICMP_ERROR] = "ip6-icmp-error",
-		},
-};
-
-RTE_NODE_REGISTER(ip6_lookup_node);
-
-RTE_INIT(ip6_lookup_errors)
-{
-	err_register("ip6-lookup", ip6_lookup_error_strings, IP6_LOOKUP_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip6_lookup, "ip6-lookup", ip6_lookup_process, ip6_lookup_error_strings,
+		      IP6_LOOKUP_N_ERROR, IP6_LOOKUP_N_NEXT, [IP6_LOOKUP_NEXT_DROP] = "error-drop",
+		      [IP6_LOOKUP_NEXT_REWRITE] = "ip6-rewrite", [IP6_LOOKUP_NEXT_LOCAL] = "ip6-nd",
+		      [IP6_LOOKUP_NEXT_ICMP_ERROR] = "ip6-icmp-error");

@@ -10,11 +10,13 @@
 #include <rte_ip.h>
 #include <rte_ring.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "fib6.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 error-drop, 1 ip6-lookup; graph setup adds one edge per <port>-output */
-uint16_t ip6_nd_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_nd_error                                                                       \
 	_(NA_SENT, "neighbor advertisements sent")                                                 \
@@ -193,17 +195,5 @@ ip6_nd_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint
 	return cnt;
 }
 
-static struct rte_node_register ip6_nd_node = {
-	.name = "ip6-nd",
-	.process = ip6_nd_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 2,
-	.next_nodes = {"error-drop", "ip6-lookup"},
-};
-
-RTE_NODE_REGISTER(ip6_nd_node);
-
-RTE_INIT(ip6_nd_errors)
-{
-	err_register("ip6-nd", ip6_nd_error_strings, IP6_ND_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip6_nd, "ip6-nd", ip6_nd_process, ip6_nd_error_strings, IP6_ND_N_ERROR, 2,
+		      "error-drop", "ip6-lookup");

@@ -7,12 +7,15 @@
  */
 #include <rte_ip.h>
 
-#include "vfwd_int.h"
+#include "error.h"
+#include "fib.h"
+#include "fib6.h"
+#include "icmp_error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edges 0 (drop), 1 (ip6-glean) and 2 (ip6-icmp-error) are fixed; graph setup adds one edge per
  * <port>-output */
-uint16_t ip6_rewrite_next[RTE_MAX_ETHPORTS];
 
 #define foreach_ip6_rewrite_error                                                                  \
 	_(UNRESOLVED, "ip6 unresolved neighbor")                                                   \
@@ -80,17 +83,5 @@ ip6_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				 ip6_rewrite_one);
 }
 
-static struct rte_node_register ip6_rewrite_node = {
-	.name = "ip6-rewrite",
-	.process = ip6_rewrite_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 3,
-	.next_nodes = {"error-drop", "ip6-glean", "ip6-icmp-error"},
-};
-
-RTE_NODE_REGISTER(ip6_rewrite_node);
-
-RTE_INIT(ip6_rewrite_errors)
-{
-	err_register("ip6-rewrite", ip6_rewrite_error_strings, IP6_REWRITE_N_ERROR);
-}
+NODE_REGISTER_COUNTED(ip6_rewrite, "ip6-rewrite", ip6_rewrite_process, ip6_rewrite_error_strings,
+		      IP6_REWRITE_N_ERROR, 3, "error-drop", "ip6-glean", "ip6-icmp-error");

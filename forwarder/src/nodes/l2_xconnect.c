@@ -3,11 +3,12 @@
  * output of its cross-connected peer (`set interface l2 xconnect A B`).
  * A frame whose mbuf chain holds fewer bytes than its pkt_len is dropped.
  */
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "state.h"
 #include "node_util.h"
 
 /* edge 0 is error-drop; graph setup adds one edge per <port>-output */
-uint16_t l2_xconnect_next[RTE_MAX_ETHPORTS];
 
 static const char *const l2_xconnect_error_strings[] = {
 	"mbuf chain shorter than packet length",
@@ -34,17 +35,5 @@ l2_xconnect_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 	return cnt;
 }
 
-static struct rte_node_register l2_xconnect_node = {
-	.name = "l2-xconnect",
-	.process = l2_xconnect_process,
-	.init = node_ctx_errors_init,
-	.nb_edges = 1,
-	.next_nodes = {"error-drop"},
-};
-
-RTE_NODE_REGISTER(l2_xconnect_node);
-
-RTE_INIT(l2_xconnect_errors)
-{
-	err_register("l2-xconnect", l2_xconnect_error_strings, 1);
-}
+NODE_REGISTER_COUNTED(l2_xconnect, "l2-xconnect", l2_xconnect_process, l2_xconnect_error_strings, 1,
+		      1, "error-drop");

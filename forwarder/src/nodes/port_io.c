@@ -10,10 +10,12 @@
 #include <string.h>
 #include <rte_ethdev.h>
 
-#include "vfwd_int.h"
+#include "edge.h"
+#include "error.h"
+#include "graph.h"
+#include "state.h"
 
 /* per input port: 0 = ethernet-input, 1 = l2-xconnect */
-uint8_t port_rx_next[RTE_MAX_ETHPORTS];
 /* which worker polls queue q of port index i */
 int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
 
