@@ -14,6 +14,13 @@
 # exit or a gave-up). Default: no forwarder that can die (nothing to report).
 topo_dut_events() { :; }
 
+# topo_gen_env NAME: exports generator NAME's FWDLAB_GEN_* (lab/generators/README.md) for
+# its verbs on this host. Default: none here (b2b: the TG's seed has them, its gen_do).
+topo_gen_env() { die "the $TOPOLOGY topology runs generator $1 on no host process here"; }
+
+# node_by_role ROLE: the node of a VM topology that has ROLE (dut, tg). Default: none.
+node_by_role() { return 1; }
+
 # topo_dut_settle: wait until a DUT being restarted answers again; false when it will not.
 topo_dut_settle() { :; }
 
