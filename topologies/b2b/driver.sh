@@ -3,10 +3,11 @@
 # management network. Sourced by lab/fwdlab; the lab's state (generated XML, disks, seeds,
 # ssh key, console logs) lives in $STATE (.lab/b2b by default).
 
-# shellcheck source=lab/lib/plan.sh
-. "$LAB_DIR/lib/plan.sh"
-# shellcheck source=lab/lib/libvirt.sh
-. "$LAB_DIR/lib/libvirt.sh"
+# The CPU plan and the libvirt XML, used by this driver only.
+# shellcheck source=topologies/b2b/plan.sh
+. "$TOPO_DIR/plan.sh"
+# shellcheck source=topologies/b2b/libvirt.sh
+. "$TOPO_DIR/libvirt.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
 # The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
@@ -298,7 +299,7 @@ tg_kind() {
 }
 
 # topo_node_value NODE KEY: the TG's vCPUs, memory and image when it runs TRex (read by
-# lab/lib/plan.sh node_get, for the plan and the domain XML); false for anything else.
+# topologies/b2b/plan.sh node_get, for the plan and the domain XML); false for anything else.
 topo_node_value() {
 	local v
 	[ "$(kv_get "$TOPO_CONF" "$1.role")" = tg ] && [ "$(tg_kind)" = trex ] || return 1
