@@ -179,13 +179,7 @@ exp_profiles() {
 compare() {
 	local runs=${RUNS:-3} order=${ORDER:-ABAB} resume=$RESUME builds=("$@") profiles
 	profiles=$(exp_profiles "${FRAME_SIZES:-64,1500,imix}")
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		# Replay the campaign's own command line (its options were parsed by main then).
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay compare "$resume" "${saved[@]}"
-		return
-	fi
+	exp_resume compare "$resume"
 	[ ${#builds[@]} -eq 2 ] || die "compare: give two DUTs (A B): vfwd build folders or peer:NAME"
 	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "compare: --runs $runs: a positive number"
 	case "$order" in ABAB | ABBA) ;; *) die "compare: --order ABAB or ABBA" ;; esac
@@ -234,6 +228,15 @@ compare() {
 	exp_faults_end
 }
 
+# exp_resume VERB DIR: with --resume DIR (and not replaying already), VERB again with the
+# campaign's own command line (plan.json) and --resume DIR, in place of this process.
+exp_resume() {
+	local saved
+	if [ -z "$2" ] || [ "${FWDLAB_REPLAY:-0}" = 1 ]; then return 0; fi
+	mapfile -t saved < <(exp_plan_args "$2")
+	exp_replay "$1" "$2" "${saved[@]}"
+}
+
 # exp_replay VERB DIR WORDS...: run VERB again with the saved words and --resume DIR.
 exp_replay() {
 	local verb=$1 dir=$2
@@ -248,12 +251,7 @@ sweep() {
 	local size_list=${FRAME_SIZES:-64,128,256,512,1024,1280,1518} link=$LINK duts=$DUTS
 	local resume=$RESUME
 	[ $# -eq 0 ] || die "sweep: unknown argument $1"
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay sweep "$resume" "${saved[@]}"
-		return
-	fi
+	exp_resume sweep "$resume"
 	local s sz=() d builds=() letters=(A B C D E F G H) k
 	IFS=, read -r -a sz <<<"$size_list"
 	for s in "${sz[@]}"; do

@@ -181,6 +181,23 @@ run_generator_json() {
 	gen_info "$(gen_current)"
 }
 
+# search_wait RUNDIR PID: waits for a driver's search job PID (in $STATE/tgen.pid while it
+# runs, for topo_abort) and keeps its JSON: RUNDIR/tgen.json.tmp becomes tgen.json, with the
+# generator's name in it (gen_json_finish); returns the job's status.
+search_wait() {
+	local rundir=$1 rc=0
+	echo "$2" >"$STATE/tgen.pid"
+	wait "$2" || rc=$?
+	rm -f "$STATE/tgen.pid"
+	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
+		gen_json_finish "$rundir/tgen.json.tmp"
+		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
+	else
+		rm -f "$rundir/tgen.json.tmp"
+	fi
+	return "$rc"
+}
+
 # run_begin EXPERIMENT RUN: makes the run folder (in --campaign or a new campaign).
 run_begin() {
 	local campaign=${CAMPAIGN:-}

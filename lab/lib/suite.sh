@@ -120,12 +120,7 @@ suite_speedups() {
 suite() {
 	local name=${1:-} sizes=${FRAME_SIZES:-64,1518,9000,imix} cores=${CORES:-1,2,4} resume=$RESUME
 	[ $# -le 1 ] || die "suite: one suite at a time ($1, $2)"
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay suite "$resume" "${saved[@]}"
-		return
-	fi
+	exp_resume suite "$resume"
 	[ -n "$name" ] || die "suite: which one? ($SUITE_NAMES)"
 	[[ " $SUITE_NAMES " == *" $name "* ]] || die "suite: unknown suite '$name' ($SUITE_NAMES)"
 	if [ "$name" = ip6base ]; then

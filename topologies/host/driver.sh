@@ -225,7 +225,7 @@ tgen_port_args() {
 # tgen_invoke RUN_DIR MODE ARGS...: one tgen run against the running vfwd, with the trial
 # hooks; writes RUN_DIR/tgen.json.
 tgen_invoke() {
-	local rundir=$1 mode=$2 rc=0 ctl hook
+	local rundir=$1 mode=$2 ctl hook
 	shift 2
 	ctl=$(vfwdctl_dump_cmd)
 	hook="$LAB_DIR/trial-hook"
@@ -248,16 +248,7 @@ tgen_invoke() {
 			--json "$rundir/tgen.json.tmp" \
 			--pre-trial "$pre" --post-trial "$post"
 	) </dev/null &
-	echo $! >"$STATE/tgen.pid"
-	wait "$!" || rc=$?
-	rm -f "$STATE/tgen.pid"
-	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
-		gen_json_finish "$rundir/tgen.json.tmp"
-		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
-	else
-		rm -f "$rundir/tgen.json.tmp"
-	fi
-	return "$rc"
+	search_wait "$rundir" "$!"
 }
 
 topo_abort() {

@@ -70,7 +70,7 @@ tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 # tgen_invoke RUNDIR MODE ARGS...: the search through the wire into RUNDIR/tgen.json; each
 # trial's "dump" is the wire's counters (the generator's trial JSON, generator-trials.jsonl).
 tgen_invoke() {
-	local rundir=$1 mode=$2 rc=0 cmd=()
+	local rundir=$1 mode=$2 cmd=()
 	shift 2
 	[ -x "$(tgen_bin)" ] || make -s -C "$TOP" tgen >&2 || die "make tgen failed"
 	(
@@ -80,14 +80,5 @@ tgen_invoke() {
 		mapfile -t cmd < <(gen_search_cmd "$mode" "$@")
 		exec "${cmd[@]}" --json "$rundir/tgen.json.tmp"
 	) </dev/null &
-	echo $! >"$STATE/tgen.pid"
-	wait "$!" || rc=$?
-	rm -f "$STATE/tgen.pid"
-	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
-		gen_json_finish "$rundir/tgen.json.tmp"
-		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
-	else
-		rm -f "$rundir/tgen.json.tmp"
-	fi
-	return "$rc"
+	search_wait "$rundir" "$!"
 }
