@@ -3,7 +3,7 @@
 
 usage() {
 	cat <<'EOF'
-usage: fwdlab [--topology host|b2b] [--instance N] VERB [OPTIONS] [ARGS]
+usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
 
   host-setup [--hugepages N]   install missing packages, start virtlogd/libvirtd when no
                                init system does, reserve N 2 MB hugepages
@@ -37,11 +37,11 @@ usage: fwdlab [--topology host|b2b] [--instance N] VERB [OPTIONS] [ARGS]
                                tc netem on the host side of a b2b data link
   console NODE                 serial console of a VM (b2b)
   ssh NODE [CMD...]            shell (or CMD) on a node
-  compare A B [--runs 3] [--profiles udp:64,udp:1500,imix] [--order ABAB|ABBA]
+  compare A B [--runs 3] [--frame-sizes 64,1500,imix] [--order ABAB|ABBA]
                                A/B of two DUTs (vfwd builds or peer:NAME): interleaved NDR
                                runs (or --rate R trials) into one campaign, then the fwdstat
                                compare table (peers have rates, no per-node rows)
-  sweep [--sizes 64,...,1518] [--link 10G] [--dut A,B]
+  sweep [--frame-sizes 64,...,1518] [--link 10G] [--dut A,B]
                                NDR per frame size (per DUT: build or peer:NAME) against
                                line rate
   compare|sweep --resume DIR   finish an interrupted campaign; complete runs are kept
@@ -63,7 +63,8 @@ usage: fwdlab [--topology host|b2b] [--instance N] VERB [OPTIONS] [ARGS]
                                vfwd built at commits between GOOD and BAD, the first that
                                changed as BAD did (trend's rule; host topology)
 
-Experiment options: --label L, --profile udp|imix|PATH.py, --frame-size N, --flows N, --bidir,
+Experiment options (one spelling each; --size, --sizes, --profiles udp:N are aliases):
+  --label L, --profile udp|imix|PATH.py, --frame-size N, --flows N, --bidir,
   --generator tgen|trex (lab/generators/README.md; host topology), --tunables 'ARGS' (words
   for a TRex profile file, e.g. --profile stl/udp_for_benchmarks.py --tunables '--packet_len 1500'),
   --campaign DIR (add the run to an existing campaign folder), --run NAME, --group G,
