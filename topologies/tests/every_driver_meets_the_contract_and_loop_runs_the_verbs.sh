@@ -2,7 +2,8 @@
 # Every topology driver (host, b2b, loop) defines each function topologies/CONTRACT.md says
 # a driver must provide, and the loop topology, written from that page alone, runs fwdlab's
 # up, run, ndr, dump and down through the lab: its counters are the wire's (the null
-# generator carrying up to loop.cap_pps = 50000 pps), the NDR is that capacity.
+# generator carrying up to loop.cap_pps = 50000 pps), the NDR is that capacity; the old
+# option spellings (--size, --sizes, --profiles udp:N) are aliases of the new ones.
 # shellcheck disable=SC2016,SC2031,SC2001 # checks are eval'd; lab/lib/common.sh is sourced in a subshell
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,6 +76,17 @@ d=$(run_in wire-dump)
 check "dump_writes_the_wire_backend_and_a_complete_run" eval '
 	jq -e ".backend == \"wire\" and .cap_pps == 50000" "$d/backend.json" >/dev/null &&
 	jq -e ".status == \"complete\"" "$d/meta.json" >/dev/null'
+# one option parser: the old spellings are aliases (lab/lib/options.sh)
+lab run --size 128 --rate 1000 --duration 1 --run wire-size >/dev/null 2>&1 || true
+check "old_spelling_--size_is_--frame-size" eval 'jq -e ".frame_size == 128" "$(run_in wire-size)/meta.json" >/dev/null'
+lab sweep --sizes 64,1518 --max-rate 200000 --trial-duration 1 --final-duration 1 >/dev/null 2>&1 || true
+lab sweep --profiles udp:64,udp:1518 --max-rate 200000 --trial-duration 1 --final-duration 1 \
+	--label prof >/dev/null 2>&1 || true
+for c in "$tmp"/results/*-loop-sweep-default "$tmp"/results/*-loop-sweep-prof; do
+	check "sweep_$(basename "$c" | sed 's/.*-sweep-//')_measures_64_and_1518_at_the_wire_capacity" eval '
+		jq -e ".ndr.rate_pps >= 50000 * 0.995 and .ndr.rate_pps <= 50000" "$c/A-udp64/tgen.json" "$c/A-udp1518/tgen.json" >/dev/null &&
+		jq -e ".frame_size == 1518" "$c/A-udp1518/meta.json" >/dev/null'
+done
 lab down >/dev/null 2>&1 || true
 check "down_leaves_no_lab_folder" test ! -e "$tmp/loop"
 echo "1..$n"
