@@ -46,6 +46,12 @@ for d in host b2b loop; do
 	[ -z "$missing" ] || echo "# $d lacks:$missing"
 	check "${d}_driver_provides_every_required_function" test -z "$missing"
 done
+# optional functions have defaults (topologies/defaults.sh): nothing asks whether one exists
+probe="declare"" -F"
+probes=$(cd "$top" && grep -rn -- "$probe" lab/fwdlab lab/lib lab/verbs lab/generators topologies \
+	--exclude-dir=tests || true)
+[ -z "$probes" ] || printf '# %s\n' "$probes"
+check "no_declare_-F_probe_in_lab_or_topologies" test -z "$probes"
 mkdir -p "$tmp/half"
 sed '/^topo_swap()/d; /^tgen_invoke()/,/^}/d' "$top/topologies/loop/driver.sh" >"$tmp/half/driver.sh"
 check "the_checker_names_what_a_driver_lacks" eval '[ "$(lacks half "$tmp/half")" = " topo_swap tgen_invoke" ]'
