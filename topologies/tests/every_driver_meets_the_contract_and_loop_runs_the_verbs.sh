@@ -48,8 +48,8 @@ for d in host b2b loop; do
 done
 # optional functions have defaults (topologies/defaults.sh): nothing asks whether one exists
 probe="declare"" -F"
-probes=$(grep -rn -- "$probe" "$top/lab/fwdlab" "$top/lab/lib" "$top/lab/verbs" \
-	"$top/lab/generators" "$top/topologies" --exclude-dir=tests) || probes=""
+probes=$(grep -rn --exclude-dir=tests -- "$probe" "$top/lab/fwdlab" "$top/lab/lib" "$top/lab/verbs" \
+	"$top/lab/generators" "$top/topologies") || probes=""
 [ -z "$probes" ] || printf '# %s\n' "$probes"
 check "no_declare_-F_probe_in_lab_or_topologies" test -z "$probes"
 mkdir -p "$tmp/half"
