@@ -21,7 +21,9 @@ gen_list() {
 }
 
 gen_check_name() {
-	gen_list | grep -qx -- "$1" ||
+	# a here-string, not a pipe: grep -q stops at the match, and the rest of gen_list's
+	# output would then meet a closed pipe (SIGPIPE, a failure under pipefail)
+	grep -qx -- "$1" <<<"$(gen_list)" ||
 		die "generator '$1': one of $(gen_list | tr '\n' ' ')(lab/generators/README.md)"
 }
 

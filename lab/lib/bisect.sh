@@ -69,10 +69,9 @@ bisect_probe() {
 
 bisect() {
 	local good="" bad="" repo=$TOP
-	BISECT_RUNS=7 BISECT_NODE="" BISECT_ALPHA=0.001
+	BISECT_RUNS=${RUNS:-7} BISECT_NODE="" BISECT_ALPHA=0.001
 	while [ $# -gt 0 ]; do
 		case "$1" in
-		--runs) BISECT_RUNS=$2; shift 2 ;;
 		--node) BISECT_NODE=$2; shift 2 ;;
 		--alpha) BISECT_ALPHA=$2; shift 2 ;;
 		--repo) repo=$2; shift 2 ;;

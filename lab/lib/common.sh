@@ -131,21 +131,44 @@ kv_tool() {
 	printf '%s' "$b"
 }
 
+# topo_read FILE: every key of a topology file at once (one `fwdstat topology dump --json`),
+# kept in TOPO_KV for kv_get. fwdlab reads its topology once per verb (and again when a verb
+# points TOPO_CONF at another file, or rewrites it: suite.sh); a file the dump refuses leaves
+# nothing kept, and kv_get asks fwdstat key by key (which names the file and line).
+declare -gA TOPO_KV=()
+TOPO_KV_FILE=""
+topo_read() {
+	local tool k v json
+	TOPO_KV=() TOPO_KV_FILE=""
+	[ -r "$1" ] || return 0
+	tool=$(kv_tool) || return 1
+	json=$("$tool" topology dump --json "$1" 2>/dev/null) || return 0
+	while IFS=$'\t' read -r k v; do
+		TOPO_KV[$k]=$v
+	done < <(jq -r '.settings | to_entries[] | "\(.key)\t\(.value)"' <<<"$json")
+	TOPO_KV_FILE=$1
+}
+
 # kv_get FILE KEY [DEFAULT]: the value of KEY in a topology file, else DEFAULT (or nothing).
 kv_get() {
 	local tool v
+	if [ -n "$TOPO_KV_FILE" ] && [ "$1" = "$TOPO_KV_FILE" ]; then
+		if [ -n "${TOPO_KV[$2]+set}" ]; then v=${TOPO_KV[$2]}; else v=${3-}; fi
+		printf '%s' "$v"
+		return 0
+	fi
 	tool=$(kv_tool) || return 1
 	v=$("$tool" topology get "$@") || v=""
 	printf '%s' "$v"
 }
 
 # kv_check FILE: prints one FILE:LINE: message per error and fails unless the topology file
-# is valid for $TOPOLOGY (host; anything else is a VM topology). Which keys exist, and what
+# is valid for $TOPOLOGY (host, loop; anything else is a VM topology). Which keys exist, and what
 # their values may be, is fwdstat's (`fwdstat topology check`).
 kv_check() {
 	local tool kind=vm
 	tool=$(kv_tool) || return 1
-	[ "${TOPOLOGY:-}" != host ] || kind=host
+	case "${TOPOLOGY:-}" in host | loop) kind=$TOPOLOGY ;; esac
 	"$tool" topology check --kind "$kind" "$1" 2>&1
 }
 

@@ -70,7 +70,7 @@ exp_is_done() {
 # exp_dut_is DUT: the lab runs DUT already: that peer backend, or vfwd with DUT's very build.
 exp_dut_is() {
 	local dut=$1 peer=""
-	if declare -F peer_current >/dev/null; then peer=$(peer_current); fi
+	peer=$(peer_current)
 	if dut_spec_is_peer "$dut"; then
 		[ "$peer" = "${dut#peer:}" ] && peer_running
 	else
@@ -148,7 +148,7 @@ exp_build_path() {
 	local b=$1
 	if dut_spec_is_peer "$b"; then
 		b=peer:$(peer_spec_name "$b")
-		declare -F topo_peer_swap >/dev/null ||
+		topo_has_peers ||
 			die "$b: the $TOPOLOGY topology runs vfwd only (peer backends are not in the DUT image); use --topology host"
 		echo "$b"
 		return 0
@@ -161,41 +161,33 @@ exp_build_path() {
 	echo "$b"
 }
 
-# fwdlab compare A B [--runs N] [--profiles udp:64,udp:1500,imix] [--order ABAB|ABBA]
-#   [--resume DIR]   (plus --rate R for fixed-rate trials, --max-rate, --trial-duration ...)
-compare() {
-	local runs=3 profiles=udp:64,udp:1500,imix order=ABAB resume="" builds=()
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--runs) runs=$2; shift 2 ;;
-		--profiles) profiles=$2; shift 2 ;;
-		--order) order=$2; shift 2 ;;
-		--resume) resume=$2; shift 2 ;;
-		-*) die "compare: unknown option $1" ;;
-		*) builds+=("$1"); shift ;;
-		esac
+# exp_profiles SIZES: frame sizes (64,1500,imix) as compare's profile names (udp:64,...,imix).
+exp_profiles() {
+	local s out=() sz=()
+	IFS=, read -r -a sz <<<"$1"
+	for s in "${sz[@]}"; do
+		if [ "$s" = imix ]; then out+=(imix); elif [[ $s =~ ^[0-9]+$ ]]; then out+=("udp:$s"); else
+			die "compare: profile '$s': udp:SIZE or imix"
+		fi
 	done
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		# Replay the campaign's own command line (its options were parsed by main then).
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay compare "$resume" "${saved[@]}"
-		return
-	fi
+	(IFS=,; printf '%s' "${out[*]}")
+}
+
+# fwdlab compare A B [--runs N] [--frame-sizes 64,1500,imix] [--order ABAB|ABBA]
+#   [--resume DIR]   (plus --rate R for fixed-rate trials, --max-rate, --trial-duration ...)
+#   The options are lab/lib/options.sh's (--profiles udp:64,... is --frame-sizes 64,...).
+compare() {
+	local runs=${RUNS:-3} order=${ORDER:-ABAB} resume=$RESUME builds=("$@") profiles
+	profiles=$(exp_profiles "${FRAME_SIZES:-64,1500,imix}")
+	exp_resume compare "$resume"
 	[ ${#builds[@]} -eq 2 ] || die "compare: give two DUTs (A B): vfwd build folders or peer:NAME"
 	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "compare: --runs $runs: a positive number"
 	case "$order" in ABAB | ABBA) ;; *) die "compare: --order ABAB or ABBA" ;; esac
-	local a b p prof=() sizes=()
+	local a b prof=() sizes=()
 	a=$(exp_build_path "${builds[0]}")
 	b=$(exp_build_path "${builds[1]}")
 	IFS=, read -r -a prof <<<"$profiles"
-	for p in "${prof[@]}"; do
-		case "$p" in
-		imix) sizes+=(imix) ;;
-		udp:[0-9]*) sizes+=("${p#udp:}") ;;
-		*) die "compare: profile '$p': udp:SIZE or imix" ;;
-		esac
-	done
+	IFS=, read -r -a sizes <<<"${FRAME_SIZES:-64,1500,imix}"
 	topo_require_up
 	local label=$LABEL
 	if [ "$label" = "$VARIANT" ]; then label=$(exp_dut_slug "$a")-vs-$(exp_dut_slug "$b"); fi
@@ -236,6 +228,15 @@ compare() {
 	exp_faults_end
 }
 
+# exp_resume VERB DIR: with --resume DIR (and not replaying already), VERB again with the
+# campaign's own command line (plan.json) and --resume DIR, in place of this process.
+exp_resume() {
+	local saved
+	if [ -z "$2" ] || [ "${FWDLAB_REPLAY:-0}" = 1 ]; then return 0; fi
+	mapfile -t saved < <(exp_plan_args "$2")
+	exp_replay "$1" "$2" "${saved[@]}"
+}
+
 # exp_replay VERB DIR WORDS...: run VERB again with the saved words and --resume DIR.
 exp_replay() {
 	local verb=$1 dir=$2
@@ -244,24 +245,13 @@ exp_replay() {
 	FWDLAB_ON_FAULT=$ON_FAULT FWDLAB_REPLAY=1 exec "$LAB_DIR/fwdlab" --topology "$TOPOLOGY" "$verb" "$@" --resume "$dir"
 }
 
-# fwdlab sweep --sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
+# fwdlab sweep --frame-sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
+#   (lab/lib/options.sh; --sizes is an alias)
 sweep() {
-	local size_list=64,128,256,512,1024,1280,1518 link="" duts="" resume=""
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--sizes) size_list=$2; shift 2 ;;
-		--link) link=$2; shift 2 ;;
-		--dut) duts=$2; shift 2 ;;
-		--resume) resume=$2; shift 2 ;;
-		*) die "sweep: unknown argument $1" ;;
-		esac
-	done
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay sweep "$resume" "${saved[@]}"
-		return
-	fi
+	local size_list=${FRAME_SIZES:-64,128,256,512,1024,1280,1518} link=$LINK duts=$DUTS
+	local resume=$RESUME
+	[ $# -eq 0 ] || die "sweep: unknown argument $1"
+	exp_resume sweep "$resume"
 	local s sz=() d builds=() letters=(A B C D E F G H) k
 	IFS=, read -r -a sz <<<"$size_list"
 	for s in "${sz[@]}"; do
@@ -306,6 +296,7 @@ sweep() {
 # fwdlab report DIR... [--out DIR] [--node N] [--link R] [--base G] -> fwdstat report
 report() {
 	[ $# -gt 0 ] || die "report: which campaign or run folders?"
+	if [ -n "$LINK" ]; then set -- "$@" --link "$LINK"; fi
 	if ! command -v gnuplot >/dev/null && [ "${NO_INSTALL:-0}" != 1 ]; then
 		"$TOP/scripts/install-deps" lab >&2 || die "report: installing gnuplot failed (make deps)"
 	fi

@@ -60,7 +60,7 @@ results_die_if_full() {
 # knows its pid (topo_dut_pid: host topology, vfwd).
 dut_threads_sample() {
 	local pid t
-	declare -F topo_dut_pid >/dev/null && pid=$(topo_dut_pid) || return 1
+	pid=$(topo_dut_pid) || return 1
 	for t in /proc/"$pid"/task/*; do
 		printf '%s %s %s\n' "${t##*/}" "$(cut -d' ' -f1 "$t/schedstat")" "$(cat "$t/comm")"
 	done
@@ -81,8 +81,18 @@ dut_threads_json() {
 	rm -f "$dir/.threads0"
 }
 
+# dut_faults_count: how many times the DUT's forwarder died so far (an exit or a gave-up
+# among the events its topology reports, topo_dut_events; topologies/CONTRACT.md).
 dut_faults_count() {
-	if declare -F topo_dut_faults_count >/dev/null; then topo_dut_faults_count; else echo 0; fi
+	topo_dut_events | jq -s '[.[] | select(.event == "exit" or .event == "gave-up")] | length' \
+		2>/dev/null || echo 0
+}
+
+# dut_faults_since N: the DUT's events after its first N deaths, as a JSON array.
+dut_faults_since() {
+	topo_dut_events | jq -sc --argjson n "$1" '
+		[foreach .[] as $e (0; if $e.event == "exit" or $e.event == "gave-up"
+			then . + 1 else . end; if . > $n then $e else empty end)]' 2>/dev/null || echo '[]'
 }
 
 # run_dut_faults: true when the DUT's forwarder died since run_begin; sets RUN_FAULTS_JSON
@@ -91,7 +101,7 @@ run_dut_faults() {
 	local n
 	n=$(dut_faults_count)
 	[ "$n" -gt "$RUN_FAULTS0" ] || return 1
-	RUN_FAULTS_JSON=$(topo_dut_faults_since "$RUN_FAULTS0")
+	RUN_FAULTS_JSON=$(dut_faults_since "$RUN_FAULTS0")
 	RUN_FAULTS_TEXT=$(jq -r --arg dut "${DUT_BACKEND:-vfwd}" '[.[] |
 		if .event == "exit" then "\($dut) (pid \(.pid)) \(.how) at \(.at)"
 		elif .event == "restarted" then "restarted by its supervisor as pid \(.pid) at \(.at)\(
@@ -105,7 +115,7 @@ run_dut_faults() {
 # with WHAT and exits with RUN_FAULT_RC.
 run_fault() {
 	local what=$1
-	if declare -F topo_dut_settle >/dev/null; then topo_dut_settle >/dev/null 2>&1 || true; fi
+	topo_dut_settle >/dev/null 2>&1 || true
 	dump_into "$RUN_DIR" 1 || true
 	find "$RUN_DIR/trials" -mindepth 1 -type d -empty -delete 2>/dev/null || true
 	rmdir "$RUN_DIR/trials" 2>/dev/null || true
@@ -168,12 +178,24 @@ meta_write() {
 
 # run_generator_json: {name, version} of the run's traffic generator (lab/generators).
 run_generator_json() {
-	if declare -F gen_info >/dev/null; then
-		gen_info "$(gen_current)"
+	gen_info "$(gen_current)"
+}
+
+# search_wait RUNDIR PID: waits for a driver's search job PID (in $STATE/tgen.pid while it
+# runs, for topo_abort) and keeps its JSON: RUNDIR/tgen.json.tmp becomes tgen.json, with the
+# generator's name in it (gen_json_finish); returns the job's status.
+search_wait() {
+	local rundir=$1 rc=0
+	echo "$2" >"$STATE/tgen.pid"
+	wait "$2" || rc=$?
+	rm -f "$STATE/tgen.pid"
+	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
+		gen_json_finish "$rundir/tgen.json.tmp"
+		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
 	else
-		jq -nc --arg v "$(jq -r '.version // "?"' "$TOP/build/tgen/build-info.json" 2>/dev/null)" \
-			'{name: "tgen", version: $v}'
+		rm -f "$rundir/tgen.json.tmp"
 	fi
+	return "$rc"
 }
 
 # run_begin EXPERIMENT RUN: makes the run folder (in --campaign or a new campaign).
@@ -303,17 +325,17 @@ tgen_experiment() {
 # becomes: invalid when the DUT restarted or tgen was killed, else incomplete.
 tgen_failed() {
 	local mode=$1 rc=$2 df
-	if declare -F topo_dut_settle >/dev/null; then topo_dut_settle >/dev/null 2>&1 || true; fi
+	topo_dut_settle >/dev/null 2>&1 || true
 	# a generator's long-lived part (TRex's server) that died is named too
 	local gone=""
-	if declare -F gen_fault_text >/dev/null; then gone=$(gen_fault_text); fi
+	gone=$(gen_fault_text) || gone=""
 	if run_dut_faults; then
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
 		run_fault "the DUT restarted during the run: $RUN_FAULTS_TEXT; tgen $mode exited with status $rc${gone:+; $gone}"
 	fi
 	# A VM of the lab is gone (b2b: destroyed, crashed): say which; the run keeps its files.
 	local down
-	if declare -F topo_nodes_down >/dev/null && ! down=$(topo_nodes_down); then
+	if ! down=$(topo_nodes_down); then
 		mv -f "$RUN_DIR/tgen.log.tmp" "$RUN_DIR/tgen.log" 2>/dev/null || true
 		meta_write incomplete "$down during the run; tgen $mode exited with status $rc" || true
 		die "$down: run $RUN_DIR stopped, its files are kept (status incomplete); fwdlab up starts the VM again"

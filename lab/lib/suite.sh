@@ -118,24 +118,9 @@ suite_speedups() {
 
 # fwdlab suite NAME [--frame-sizes LIST] [--cores LIST] [--repeat N] [--resume DIR]
 suite() {
-	local name="" sizes=64,1518,9000,imix cores=1,2,4 resume=""
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--frame-sizes) sizes=$2; shift 2 ;;
-		--cores) cores=$2; shift 2 ;;
-		--resume) resume=$2; shift 2 ;;
-		-*) die "suite: unknown option $1" ;;
-		*)
-			[ -z "$name" ] || die "suite: one suite at a time ($name, $1)"
-			name=$1; shift ;;
-		esac
-	done
-	if [ -n "$resume" ] && [ "${FWDLAB_REPLAY:-0}" != 1 ]; then
-		local saved
-		mapfile -t saved < <(exp_plan_args "$resume")
-		exp_replay suite "$resume" "${saved[@]}"
-		return
-	fi
+	local name=${1:-} sizes=${FRAME_SIZES:-64,1518,9000,imix} cores=${CORES:-1,2,4} resume=$RESUME
+	[ $# -le 1 ] || die "suite: one suite at a time ($1, $2)"
+	exp_resume suite "$resume"
 	[ -n "$name" ] || die "suite: which one? ($SUITE_NAMES)"
 	[[ " $SUITE_NAMES " == *" $name "* ]] || die "suite: unknown suite '$name' ($SUITE_NAMES)"
 	if [ "$name" = ip6base ]; then
@@ -194,6 +179,7 @@ suite() {
 	for c in "${ok_cols[@]}"; do
 		TOPO_CONF=$(suite_conf "$c" "$routes")
 		export TOPO_CONF
+		topo_read "$TOPO_CONF"
 		# a column is its own DUT configuration: vfwd restarted with c workers
 		(down) >/dev/null 2>&1 || true
 		(up) >/dev/null || die "suite: bringing the lab up with ${c} worker(s) failed (fwdlab --topology host up)"

@@ -80,10 +80,10 @@ validate_check_file() {
 
 # validate_lab_up: the DUT's forwarder answers (nothing else tells a check it may run).
 validate_lab_up() {
-	if declare -F peer_is_dut >/dev/null && peer_is_dut; then
+	if peer_is_dut; then
 		peer_running
 	else
-		vfwd_answers
+		dut_answers
 	fi
 }
 
@@ -94,7 +94,7 @@ validate_run_one() {
 	read -r kind rest <<<"$1"
 	case $kind in
 	version)
-		if declare -F peer_is_dut >/dev/null && peer_is_dut; then
+		if peer_is_dut; then
 			echo "the DUT is peer backend $(peer_current), not vfwd"
 			return 2
 		fi

@@ -5,5 +5,5 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 command -v shellcheck >/dev/null || { echo "shellcheck missing"; exit 77; }
-shellcheck -x lab/fwdlab lab/summary lab/trial-hook lab/tests/*.sh tests/*.sh
-shellcheck -x -s bash lab/lib/*.sh topologies/*/driver.sh
+shellcheck -x lab/fwdlab lab/summary lab/trial-hook lab/tests/*.sh topologies/tests/*.sh tests/*.sh
+shellcheck -x -s bash lab/lib/*.sh lab/verbs/*.sh topologies/*.sh topologies/*/*.sh

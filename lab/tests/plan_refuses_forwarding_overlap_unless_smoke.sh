@@ -17,12 +17,10 @@ check "six cpus: emulator threads stay off forwarding cpus" [ "$PLAN_dut_EMU" = 
 check "six cpus: no overlap reported" eval '! grep -q OVERLAP <<<"$out"'
 
 sed 's/^host_cpus = .*/host_cpus = 0-1/' "$top/topologies/b2b/topology.conf" >"$conf"
-rc=0
-out=$("$top/lab/fwdlab" --topology b2b plan 2>&1) || rc=$?
+try "$top/lab/fwdlab" --topology b2b plan
 echo "$out"
 check "two cpus: plan refused without --smoke" [ "$rc" -ne 0 ]
 check "two cpus: refusal names the overlap" grep -q 'share host CPUs' <<<"$out"
-rc=0
-out=$("$top/lab/fwdlab" --topology b2b plan --smoke 2>&1) || rc=$?
+try "$top/lab/fwdlab" --topology b2b plan --smoke
 check "two cpus: --smoke accepts the plan" [ "$rc" -eq 0 ]
 check "two cpus: --smoke still marks the overlap" grep -q 'OVERLAP' <<<"$out"

@@ -3,12 +3,11 @@
 # management network. Sourced by lab/fwdlab; the lab's state (generated XML, disks, seeds,
 # ssh key, console logs) lives in $STATE (.lab/b2b by default).
 
-# shellcheck source=lab/lib/plan.sh
-. "$LAB_DIR/lib/plan.sh"
-# shellcheck source=lab/lib/libvirt.sh
-. "$LAB_DIR/lib/libvirt.sh"
-# shellcheck source=lab/generators/lib.sh
-. "$TOP/lab/generators/lib.sh"
+# The CPU plan and the libvirt XML, used by this driver only.
+# shellcheck source=topologies/b2b/plan.sh
+. "$TOPO_DIR/plan.sh"
+# shellcheck source=topologies/b2b/libvirt.sh
+. "$TOPO_DIR/libvirt.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
 # The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
@@ -213,8 +212,8 @@ tgen_invoke() {
 # TG's paths: tgen in /opt/tgen, the generators in /opt/fwdlab), one shell line.
 tg_search_cmd() {
 	(
-		GEN_LIB_DIR=$TG_GEN_DIR
-		FWDLAB_GEN_LINK=$(kv_get "$TOPO_CONF" tgen_link 10gbps)
+		# shellcheck disable=SC2034 # read by gen_search_cmd (lab/generators/lib.sh)
+		GEN_LIB_DIR=$TG_GEN_DIR FWDLAB_GEN_LINK=$(kv_get "$TOPO_CONF" tgen_link 10gbps)
 		if [[ $PROFILE == *.py ]]; then PROFILE=$(tg_profile "$PROFILE"); fi
 		local w line=""
 		while IFS= read -r w; do line+="$(printf '%q' "$w") "; done < <(gen_search_cmd "$@")
@@ -300,7 +299,7 @@ tg_kind() {
 }
 
 # topo_node_value NODE KEY: the TG's vCPUs, memory and image when it runs TRex (read by
-# lab/lib/plan.sh node_get, for the plan and the domain XML); false for anything else.
+# topologies/b2b/plan.sh node_get, for the plan and the domain XML); false for anything else.
 topo_node_value() {
 	local v
 	[ "$(kv_get "$TOPO_CONF" "$1.role")" = tg ] && [ "$(tg_kind)" = trex ] || return 1
@@ -525,20 +524,9 @@ dut_exits_json() {
 			end; .out | select(. != null))'
 }
 
-# topo_dut_faults_count: how many times vfwd died in the DUT so far (this boot).
-topo_dut_faults_count() {
-	local out
-	out=$(dut_exits_json) || { echo 0; return 0; }
-	jq -s '[.[] | select(.event == "exit" or .event == "gave-up")] | length' <<<"$out"
-}
-
-# topo_dut_faults_since N: the deaths after the first N, as a JSON array.
-topo_dut_faults_since() {
-	local out
-	out=$(dut_exits_json) || { echo '[]'; return 0; }
-	jq -sc --argjson n "$1" '[.[] | select(.event == "exit" or .event == "gave-up")] | .[$n:]' \
-		<<<"$out"
-}
+# topo_dut_events: vfwd's exits and systemd's giving up in the DUT (this boot), from its
+# journal (topologies/CONTRACT.md; lab/lib/results.sh counts them).
+topo_dut_events() { dut_exits_json || true; }
 
 # topo_dut_settle: while systemd restarts vfwd, wait until it answers (false when the unit
 # failed for good or the DUT is down).
@@ -705,7 +693,7 @@ stale_bridge_clear() {
 	uri_is_local "$1" || return 0
 	[ -d "/sys/class/net/$2/bridge" ] || return 0
 	local ports
-	ports=$(ls "/sys/class/net/$2/brif" 2>/dev/null | tr '\n' ' ')
+	ports=$(find "/sys/class/net/$2/brif" -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null || true)
 	if [ -n "$ports" ]; then
 		die "bridge $2 exists with ports ($ports) but no active network of this lab owns it: another lab named $LAB_NAME runs here? (FWDLAB_NAME or --instance N gives this one other names)"
 	fi

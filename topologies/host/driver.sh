@@ -11,8 +11,6 @@
 
 # shellcheck source=topologies/host/peer.sh
 . "$TOPO_DIR/peer.sh"
-# shellcheck source=lab/generators/lib.sh
-. "$TOP/lab/generators/lib.sh"
 
 topo_conf_check() {
 	[ -r "$TOPO_CONF" ] || die "topology file $TOPO_CONF is missing"
@@ -170,27 +168,9 @@ topo_require_up() {
 
 vfwd_events() { echo "$STATE/vfwd-restarts.jsonl"; }
 
-# topo_dut_faults_count: how many times the DUT's forwarder died so far (restart records).
-topo_dut_faults_count() {
-	if [ -s "$(vfwd_events)" ]; then
-		jq -s '[.[] | select(.event == "exit" or .event == "gave-up")] | length' \
-			"$(vfwd_events)" 2>/dev/null || echo 0
-	else
-		echo 0
-	fi
-}
-
-# topo_dut_faults_since N: the restart records after the first N deaths, as a JSON array.
-topo_dut_faults_since() {
-	if [ -s "$(vfwd_events)" ]; then
-		jq -sc --argjson n "$1" '
-			[foreach .[] as $e (0; if $e.event == "exit" or $e.event == "gave-up"
-				then . + 1 else . end; if . > $n then $e else empty end)]' \
-			"$(vfwd_events)" 2>/dev/null || echo '[]'
-	else
-		echo '[]'
-	fi
-}
+# topo_dut_events: vfwd's exits and its supervisor's restarts (topologies/CONTRACT.md;
+# lab/lib/results.sh counts them).
+topo_dut_events() { cat "$(vfwd_events)" 2>/dev/null || true; }
 
 # topo_dut_settle: while the supervisor restarts vfwd, wait (60 s at most) until it answers
 # and the supervisor has recorded the restart.
@@ -245,7 +225,7 @@ tgen_port_args() {
 # tgen_invoke RUN_DIR MODE ARGS...: one tgen run against the running vfwd, with the trial
 # hooks; writes RUN_DIR/tgen.json.
 tgen_invoke() {
-	local rundir=$1 mode=$2 rc=0 ctl hook
+	local rundir=$1 mode=$2 ctl hook
 	shift 2
 	ctl=$(vfwdctl_dump_cmd)
 	hook="$LAB_DIR/trial-hook"
@@ -268,16 +248,7 @@ tgen_invoke() {
 			--json "$rundir/tgen.json.tmp" \
 			--pre-trial "$pre" --post-trial "$post"
 	) </dev/null &
-	echo $! >"$STATE/tgen.pid"
-	wait "$!" || rc=$?
-	rm -f "$STATE/tgen.pid"
-	if [ "$rc" -eq 0 ] && [ -s "$rundir/tgen.json.tmp" ]; then
-		gen_json_finish "$rundir/tgen.json.tmp"
-		mv -f "$rundir/tgen.json.tmp" "$rundir/tgen.json"
-	else
-		rm -f "$rundir/tgen.json.tmp"
-	fi
-	return "$rc"
+	search_wait "$rundir" "$!"
 }
 
 topo_abort() {
@@ -519,6 +490,6 @@ topo_status() {
 	fi
 	if peer_is_dut; then peer_status; fi
 	if pid_alive "$STATE/vfwd-supervisor.pid"; then
-		echo "  supervisor pid $(cat "$STATE/vfwd-supervisor.pid"), vfwd restarts: $(topo_dut_faults_count) ($(vfwd_events))"
+		echo "  supervisor pid $(cat "$STATE/vfwd-supervisor.pid"), vfwd restarts: $(dut_faults_count) ($(vfwd_events))"
 	fi
 }

@@ -14,6 +14,8 @@
 # build-info.json (what a run's meta.json records as dut.build), run/ (the backend's own
 # run folder: pid files, logs, OVS's database), start.log.
 
+# topo_has_peers: this topology runs peer backends as its DUT (topologies/CONTRACT.md).
+topo_has_peers() { :; }
 peer_current() { cat "$STATE/peer/name" 2>/dev/null || true; }
 # peer_is_dut: a peer backend is the lab's DUT (vfwd is stopped). Whether it runs: peer_running.
 peer_is_dut() { [ -s "$STATE/peer/name" ]; }

@@ -293,6 +293,8 @@ topo_kind_parse(const char *s, enum topo_kind *kind)
 		*kind = TOPO_VM;
 	else if (strcmp(s, "host") == 0)
 		*kind = TOPO_HOST;
+	else if (strcmp(s, "loop") == 0)
+		*kind = TOPO_LOOP;
 	else
 		return -EINVAL;
 	return 0;
@@ -301,7 +303,7 @@ topo_kind_parse(const char *s, enum topo_kind *kind)
 const char *
 topo_kind_name(enum topo_kind kind)
 {
-	return kind == TOPO_HOST ? "host" : kind == TOPO_VM ? "vm" : "auto";
+	return kind == TOPO_HOST ? "host" : kind == TOPO_VM ? "vm" : kind == TOPO_LOOP ? "loop" : "auto";
 }
 
 void

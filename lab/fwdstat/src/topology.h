@@ -14,7 +14,7 @@
 #define TOPO_MSG_LEN 192
 
 /* host: vfwd and tgen as host processes; vm: nodes (VMs) and links (b2b and its kin). */
-enum topo_kind { TOPO_AUTO, TOPO_VM, TOPO_HOST };
+enum topo_kind { TOPO_AUTO, TOPO_VM, TOPO_HOST, TOPO_LOOP };
 
 struct topo_entry {
 	const char *key, *value; /* point into topo.buf */

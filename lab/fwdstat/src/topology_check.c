@@ -518,6 +518,36 @@ host_validate(struct topo *t)
 			   QUOTE(m1->value), m0->line);
 }
 
+/* A loop topology (topologies/loop): the generator's two ports joined by a wire, no DUT
+ * process. loop.link (required) is the link speed rates are reported against; loop.cap_pps
+ * (optional) the wire's capacity in packets a second (0: none). */
+static const char *const loop_keys[] = {"loop.link", "loop.cap_pps"};
+
+static void
+loop_validate(struct topo *t)
+{
+	const struct topo_entry *nodes = topo_entry(t, "nodes");
+
+	if (nodes != NULL) {
+		topo_error(t, nodes->line, "a loop topology has no nodes (this is a VM topology)");
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct topo_entry *e = &t->v[i];
+
+		if (topo_is_validate_key(e->key))
+			continue;
+		if (strcmp(e->key, "loop.link") == 0)
+			topo_check_link_rate(t, e);
+		else if (strcmp(e->key, "loop.cap_pps") == 0)
+			topo_check_uint(t, e, 0, 1ul << 32, NULL);
+		else
+			topo_unknown_key(t, e, "", loop_keys, N_OF(loop_keys));
+	}
+	if (!t->lex_bad && topo_get(t, "loop.link") == NULL)
+		topo_error(t, 0, "loop.link is missing (the loop topology needs it)");
+}
+
 size_t
 topo_validate(struct topo *t, enum topo_kind kind)
 {
@@ -533,6 +563,8 @@ topo_validate(struct topo *t, enum topo_kind kind)
 	if (t->buf != NULL) {
 		if (kind == TOPO_HOST)
 			host_validate(t);
+		else if (kind == TOPO_LOOP)
+			loop_validate(t);
 		else
 			vm_validate(t);
 	}

@@ -16,7 +16,7 @@
 # topologies/b2b/driver.sh); else the topology file's, else DEFAULT.
 node_get() {
 	local v
-	if declare -F topo_node_value >/dev/null && v=$(topo_node_value "$2" "$3"); then
+	if v=$(topo_node_value "$2" "$3"); then
 		echo "$v"
 		return 0
 	fi

@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2153 # the run's description and the lab's paths: lab/lib/options.sh
+# swap DUT: a vfwd build, a .deb holding one, or a peer backend in place of the DUT.
+
+swap() {
+	local build=${1:-}
+	[ -n "$build" ] || die "swap: which DUT? (a vfwd build folder like build/vfwd/default, a .deb, or peer:NAME; fwdlab swap peer:list)"
+	if dut_spec_is_peer "$build"; then
+		swap_peer "$build"
+		return
+	fi
+	[ -e "$build" ] || die "swap: $build does not exist"
+	build=$(readlink -f "$build")
+	if [[ $build == *.deb ]]; then
+		build=$(deb_build "$build")
+	fi
+	[ -x "$build/bin/vfwd" ] || die "swap: $build/bin/vfwd is missing (build it: make forwarder)"
+	[ -s "$build/build-info.json" ] || die "swap: $build/build-info.json is missing"
+	topo_require_up
+	local want got
+	want=$(jq -r '"\(.version) \(.label) \(.git_rev)"' "$build/build-info.json")
+	topo_swap "$build"
+	got=$(dut_ctl show version) || die "swap: vfwd did not answer after the restart"
+	if ! version_names_build "$got" "$build/build-info.json"; then
+		printf '%s\n' "$got" >&2
+		die "swap: show version does not name the build $build ($want)"
+	fi
+	say "swap: DUT runs $build ($want)"
+}
+
+# swap_peer peer:NAME: a peer backend (peers/) in place of the DUT's forwarder. peer:list
+# prints the names. Topologies without peers (topo_has_peers; b2b: the DUT image holds vfwd only)
+# refuse before touching the lab.
+swap_peer() {
+	local name
+	if [ "$1" = peer:list ]; then
+		peer_names
+		return 0
+	fi
+	name=$(peer_spec_name "$1")
+	topo_has_peers ||
+		die "swap $1: the $TOPOLOGY topology runs vfwd only (peer backends are not in the DUT image); use --topology host, or swap a vfwd build"
+	topo_peer_swap "$name"
+	say "swap: DUT runs peer backend $name ($(jq -r .version "$STATE/peer/build-info.json" 2>/dev/null))"
+}
+
+# deb_build FILE.deb: unpacks a vfwd package into the lab folder and prints the folder in
+# it that is a vfwd build (bin/vfwd beside build-info.json, e.g. opt/vfwd).
+deb_build() {
+	local deb=$1 dir found
+	dir=$STATE/swap-deb
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	dpkg-deb -x "$deb" "$dir" || die "swap: $deb is not a Debian package"
+	found=$(find "$dir" -path '*/bin/vfwd' -type f -print -quit)
+	[ -n "$found" ] || die "swap: $deb holds no bin/vfwd"
+	dirname "$(dirname "$found")"
+}
+
+# version_names_build TEXT BUILD_INFO: `show version` output names the build's label or rev.
+version_names_build() {
+	local text=$1 info=$2 label rev
+	label=$(jq -r '.label // ""' "$info")
+	rev=$(jq -r '.git_rev // ""' "$info")
+	if [ -n "$label" ]; then
+		grep -qF -- "$label" <<<"$text" || return 1
+	fi
+	[ -z "$rev" ] || grep -qF -- "$rev" <<<"$text"
+}
+
