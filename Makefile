@@ -13,7 +13,7 @@ export TOP VARIANT
 
 # Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
 # test last. A folder joins by having a `check` target.
-SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers trex lab images tests
+SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers trex lab topologies images tests
 RESULTS := $(TOP)/build/test-results.tsv
 # Every target installs the Debian packages its folders list (only what is missing), so
 # each works on a fresh machine: `$(call deps,FOLDER...)`.
