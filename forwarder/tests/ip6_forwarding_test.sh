@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# IPv6 through real DPDK ports (net_pcap), with frames built by pcaptool.py
+# IPv6 through real DPDK ports (net_pcap), with frames built by pcaptool (peers/tools)
 # (stdlib struct, independently of vfwd): good UDP of six sizes leaves port1
 # byte for byte as RFC 8200 routing makes it (hop limit - 1, new MACs); hop
 # limit 1, version != 6, payload length past the frame, multicast, loopback
@@ -21,7 +21,7 @@ rx_all() { [ "$(rx0)" -ge "$(count in)" ]; }
 mac0=02:70:63:61:70:00
 mac1=02:70:63:61:70:01
 
-python3 "$here/pcaptool.py" gen6 "$tmp" "$mac0" "$mac1"
+"$pcaptool" vfwd-ip6 "$tmp" "$mac0" "$mac1"
 cat >"$tmp/setup.cli" <<CLI
 set interface ip address port0 2001:db8::1/64
 set interface ip address port1 2001:db8:ff::1/64
@@ -79,12 +79,12 @@ else
 fi
 kill_wait "$pid"
 pid=""
-if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+if "$pcaptool" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
 	tap ok "ip6_udp_leaves_port1_byte_exact ($(count good) packets)"
 else
 	tap fail ip6_udp_leaves_port1_byte_exact
 fi
-if python3 "$here/pcaptool.py" check-nd6 "$tmp/out0.pcap" "$mac0"; then
+if "$pcaptool" check-nd6 "$tmp/out0.pcap" "$mac0"; then
 	tap ok neighbor_solicitation_gets_an_advertisement_and_echo_a_reply
 else
 	tap fail neighbor_solicitation_gets_an_advertisement_and_echo_a_reply

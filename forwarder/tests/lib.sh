@@ -7,6 +7,8 @@ build=${VFWD_BUILD:-$top/build/vfwd/default}
 testbin=${VFWD_TESTBIN:-$top/build/vfwd-tests}
 vfwd=$build/bin/vfwd
 vfwdctl=$build/bin/vfwdctl
+# the one pcap tool of the tree (peers/tools; `make -C forwarder check` builds it)
+pcaptool=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
 n_tap=0
 failed=0
 

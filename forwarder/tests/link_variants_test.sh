@@ -16,7 +16,7 @@ for v in default interposable bsymbolic; do
 done
 [ "$failed" = 0 ] || { echo "1..$n_tap"; exit 1; }
 
-python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00
+"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00
 cat >"$tmp/setup.cli" <<CLI
 set interface ip address port0 10.0.0.1/24
 set interface ip address port1 10.0.1.1/24
@@ -62,8 +62,8 @@ CONF
 	rm -f "$tmp/cli.sock"
 done
 for v in interposable bsymbolic; do
-	if [ "$(python3 "$here/pcaptool.py" count "$tmp/out1-default.pcap")" -gt 0 ] &&
-		python3 "$here/pcaptool.py" cmp "$tmp/out1-default.pcap" "$tmp/out1-$v.pcap" &&
+	if [ "$("$pcaptool" count "$tmp/out1-default.pcap")" -gt 0 ] &&
+		"$pcaptool" cmp "$tmp/out1-default.pcap" "$tmp/out1-$v.pcap" &&
 		diff -q "$tmp/errors-default.txt" "$tmp/errors-$v.txt" >/dev/null; then
 		tap ok "variant_${v}_output_and_counters_equal_default"
 	else

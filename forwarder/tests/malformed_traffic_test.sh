@@ -61,7 +61,7 @@ reasons=(
 )
 
 # ---- pass 1: finite pcap, exact output and exact counters ----
-python3 "$here/pcaptool.py" malformed "$tmp" 00:00:00:00:00:00 "$n_frames"
+"$pcaptool" vfwd-malformed "$tmp" 00:00:00:00:00:00 "$n_frames"
 start 1 "rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap"
 if ! wait_for rx_at_least "$(count in)"; then
 	sed 's/^/# /' "$tmp/vfwd-1.log"
@@ -72,7 +72,7 @@ fi
 tap ok "vfwd_takes_in_every_malformed_frame"
 sleep 0.5
 mac=$(ctl show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
-python3 "$here/pcaptool.py" malformed "$tmp" "$mac" "$n_frames"
+"$pcaptool" vfwd-malformed "$tmp" "$mac" "$n_frames"
 ctl show errors | sed 's/^/# /'
 for r in "${reasons[@]}"; do
 	IFS='|' read -r class node text <<<"$r"
@@ -86,7 +86,7 @@ done
 ctl show version >/dev/null
 kill_wait "$pid"
 pid=""
-if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+if "$pcaptool" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
 	tap ok "good_frames_amid_malformed_ones_leave_port1_byte_exact"
 else
 	tap fail "good_frames_amid_malformed_ones_leave_port1_byte_exact"

@@ -31,7 +31,7 @@ CLI
 	if [ -n "$example" ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
 	fi
-	python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00 ${example:+"$example"}
+	"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00 ${example:+"$example"}
 	cat >"$tmp/startup.conf" <<CONF
 unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
 cpu { main-core 0  corelist-workers 1 }
@@ -54,18 +54,18 @@ CONF
 	fi
 	sleep 0.5
 	mac=$("$vfwdctl" -s "$tmp/cli.sock" show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
-	python3 "$here/pcaptool.py" gen "$tmp" "$mac" ${example:+"$example"}
+	"$pcaptool" vfwd-mixed "$tmp" "$mac" ${example:+"$example"}
 	"$vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$name.txt"
 	sed 's/^/# /' "$tmp/errors-$name.txt"
 	check_counts "$name" "$example"
 	kill_wait "$pid"
 	pid=""
-	if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+	if "$pcaptool" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
 		tap ok "${name}_port1_emits_exactly_the_expected_packets"
 	else
 		tap fail "${name}_port1_emits_exactly_the_expected_packets"
 	fi
-	got=$(python3 "$here/pcaptool.py" count "$tmp/out0.pcap")
+	got=$("$pcaptool" count "$tmp/out0.pcap")
 	if [ "$got" = "$(count arp)" ] && tcpdump -nr "$tmp/out0.pcap" 2>/dev/null |
 		grep -q "Reply 10.0.0.1 is-at"; then
 		tap ok "${name}_arp_requests_are_answered_on_port0"

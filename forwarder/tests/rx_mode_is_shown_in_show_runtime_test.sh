@@ -34,7 +34,7 @@ set interface ip address port1 10.0.1.1/24
 set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
 ip route add 48.0.0.0/8 via 10.0.1.2 port1
 CLI
-python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00
+"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00
 want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")
 
 # ---- adaptive from the startup file ----

@@ -7,7 +7,7 @@ top=$(cd "$here/../../../.." && pwd)
 VFWD_BUILD=${VFWD_BUILD:-$top/build/vfwd/${VARIANT:-default}}
 EXRS_PLUGIN=${EXRS_PLUGIN:-$VFWD_BUILD/plugins/example_rs_plugin.so}
 EXRS_C_PLUGIN=${EXRS_C_PLUGIN:-$VFWD_BUILD/plugins/example_plugin.so}
-PCAPTOOL=${PCAPTOOL:-$top/build/example-rs/target/release/pcaptool}
+PCAPTOOL=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
 vfwd_pids=()
 
 need_builds() { # exit 77 (skip) naming what is missing
