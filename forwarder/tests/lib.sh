@@ -9,17 +9,12 @@ vfwd=$build/bin/vfwd
 vfwdctl=$build/bin/vfwdctl
 # the one pcap tool of the tree (peers/tools; `make -C forwarder check` builds it)
 pcaptool=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
-n_tap=0
-failed=0
+# shellcheck source=../../tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_alias n_tap failed # the tests' names for TAP_N and TAP_FAILED
 
 tap() { # ok|fail name
-	n_tap=$((n_tap + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n_tap - $2"
-	else
-		echo "not ok $n_tap - $2"
-		failed=1
-	fi
+	if [ "$1" = ok ]; then tap_ok "$2"; else tap_not_ok "$2"; fi
 }
 
 # wait_for CMD... : retry for up to 20 s

@@ -12,8 +12,10 @@ VFWD=${VFWD:-$TOP/build/vfwd/default/bin/vfwd}
 tmp=$(mktemp -d /tmp/tgen-test.XXXXXX)
 id=$(basename "$tmp")
 dut_pid=""
-ntap=0
-nfail=0
+# TAP lines (check, ...): tests/lib/tap.sh; ntap and nfail are its TAP_N and TAP_NFAIL.
+# shellcheck source=../../tests/lib/tap.sh
+. "$TOP/tests/lib/tap.sh"
+tap_alias ntap tgen_tap_failed nfail
 
 cleanup() {
 	if [ -n "$dut_pid" ] && kill -0 "$dut_pid" 2>/dev/null; then
@@ -28,26 +30,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { # condition-status name
-	ntap=$((ntap + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $ntap - $2"
-	else
-		echo "not ok $ntap - $2"
-		nfail=$((nfail + 1))
-	fi
-}
+ok() { tap_result "$1" "$2"; } # condition-status name
 
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
-}
-
-finish() {
-	echo "1..$ntap"
-	[ "$nfail" -eq 0 ]
-}
+finish() { tap_done; }
 
 need() { # file: skip the whole test when a binary is missing
 	if [ ! -x "$1" ]; then
