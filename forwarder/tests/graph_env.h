@@ -5,7 +5,9 @@
  * thread. Frames enqueued on env_rx[p] arrive on port p; what port p sends
  * lands on env_tx[p]. Both ports are routed: port0 10.0.0.1/24, port1
  * 10.0.1.1/24 with the neighbor 10.0.1.2 (02:00:00:00:01:02) behind it; each
- * user adds its own routes and features with env_cli_all().
+ * user adds its own routes and features (graph_env_conf.cfg, or env_cli_all()).
+ * graph_test_main() is the main() of a C test on this set-up: one TAP line per test
+ * function, the plan, and "not ok 1 - setup" when the set-up fails.
  */
 #ifndef VFWD_GRAPH_ENV_H
 #define VFWD_GRAPH_ENV_H
@@ -23,6 +25,7 @@
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
+#include "test_util.h"
 
 struct graph_env_conf {
 	const char *name;   /* argv[0] of the EAL and the stem of its file prefix */
@@ -34,7 +37,10 @@ struct graph_env_conf {
 	 * queues instead of a net_ring port (env_rx[0] is then unused); NULL: net_ring */
 	const char *port0_vdev;
 	uint16_t port0_rxq;
-	const char *mem_mb; /* EAL -m; NULL: 256 */
+	const char *mem_mb;	  /* EAL -m; NULL: 256 */
+	void (*before_cfg)(void); /* called after the set-up, before cfg (or NULL) */
+	const char *const *cfg;	  /* CLI lines run after the common addresses */
+	unsigned n_cfg;
 };
 
 static struct rte_ring *env_rx[2], *env_tx[2];
@@ -174,7 +180,34 @@ graph_env_setup(const struct graph_env_conf *conf)
 		printf("# %s\n", err);
 		return -1;
 	}
-	return env_cli_all(common, RTE_DIM(common));
+	if (env_cli_all(common, RTE_DIM(common)) < 0)
+		return -1;
+	if (conf->before_cfg != NULL)
+		conf->before_cfg();
+	return conf->cfg != NULL ? env_cli_all(conf->cfg, conf->n_cfg) : 0;
+}
+
+/* One test function of a C test: returns 1 when every CHECK held. */
+struct graph_test {
+	const char *name;
+	int (*fn)(void);
+};
+#define GRAPH_TEST(f) {#f, f}
+
+/* The main() of a C test: the set-up, each test as one TAP line, the plan; the exit
+ * status. */
+static inline int
+graph_test_main(const struct graph_env_conf *conf, const struct graph_test *tests, unsigned n)
+{
+	if (graph_env_setup(conf) < 0) {
+		printf("not ok 1 - setup\n1..1\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		tap_result(tests[i].fn(), tests[i].name);
+	printf("1..%d\n", tap_n);
+	rte_eal_cleanup();
+	return tap_failed ? 1 : 0;
 }
 
 #endif

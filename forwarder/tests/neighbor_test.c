@@ -365,37 +365,28 @@ bad_neighbor_config_is_refused(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {
-		.name = "neighbor-test", .n_mbufs = 8192, .n_workers = 1};
-	static const char *const cfg[] = {
-		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		"set interface ip address port0 2001:db8::1/64",
-		"set interface ip address port1 2001:db8:ff::1/64",
-		"ip route add 2001:db8:7::/48 via 2001:db8:ff::7 port1",
-		"set ip icmp-error disable",
-	};
+static const char *const cfg[] = {
+	"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	"set interface ip address port0 2001:db8::1/64",
+	"set interface ip address port1 2001:db8:ff::1/64",
+	"ip route add 2001:db8:7::/48 via 2001:db8:ff::7 port1",
+	"set ip icmp-error disable",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(bad_neighbor_config_is_refused),
+	GRAPH_TEST(ip4_dynamic_entry_is_probed_refreshed_aged_out_and_resolved_again),
+	GRAPH_TEST(static_entries_never_age_and_age_0_never_ages),
+	GRAPH_TEST(ip6_packets_wait_for_their_next_hop_64_at_most),
+	GRAPH_TEST(ip6_dynamic_entry_is_probed_and_aged_out),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(bad_neighbor_config_is_refused);
-	TEST(ip4_dynamic_entry_is_probed_refreshed_aged_out_and_resolved_again);
-	TEST(static_entries_never_age_and_age_0_never_ages);
-	TEST(ip6_packets_wait_for_their_next_hop_64_at_most);
-	TEST(ip6_dynamic_entry_is_probed_and_aged_out);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {
+		.name = "neighbor-test", .n_mbufs = 8192, .n_workers = 1,
+		.cfg = cfg, .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }

@@ -288,35 +288,26 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {.name = "nexthop-test", .n_mbufs = 8192,
-					    .n_workers = 1};
-	static const char *const cfg[] = {
-		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		"set ip icmp-error disable",
-	};
+static const char *const cfg[] = {
+	"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	"set ip icmp-error disable",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(unresolved_next_hop_gets_one_arp_request_and_its_packets_wait),
+	GRAPH_TEST(destination_on_a_connected_subnet_is_gleaned),
+	GRAPH_TEST(requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not),
+	GRAPH_TEST(at_most_64_packets_wait_and_none_longer_than_a_second),
+	GRAPH_TEST(default_route_forwards_unmatched_destinations_but_no_martians),
+	GRAPH_TEST(unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(unresolved_next_hop_gets_one_arp_request_and_its_packets_wait);
-	TEST(destination_on_a_connected_subnet_is_gleaned);
-	TEST(requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not);
-	TEST(at_most_64_packets_wait_and_none_longer_than_a_second);
-	TEST(default_route_forwards_unmatched_destinations_but_no_martians);
-	TEST(unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {
+		.name = "nexthop-test", .n_mbufs = 8192, .n_workers = 1,
+		.cfg = cfg, .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }

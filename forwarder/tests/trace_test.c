@@ -248,34 +248,25 @@ bad_trace_commands_are_refused_and_change_nothing(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {.name = "trace-test", .n_mbufs = 4096, .n_workers = 1};
-	static const char *const cfg[] = {
-		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
-		"set ip icmp-error disable",
-	};
+static const char *const cfg[] = {
+	"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
+	"set ip icmp-error disable",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	processes_save();
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(trace_off_runs_every_node_own_function),
+	GRAPH_TEST(routed_dropped_and_untraced_packets_show_as_vpp_prints_them),
+	GRAPH_TEST(icmp_error_is_traced_from_the_expired_packet_to_its_reply),
+	GRAPH_TEST(bad_trace_commands_are_refused_and_change_nothing),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(trace_off_runs_every_node_own_function);
-	TEST(routed_dropped_and_untraced_packets_show_as_vpp_prints_them);
-	TEST(icmp_error_is_traced_from_the_expired_packet_to_its_reply);
-	TEST(bad_trace_commands_are_refused_and_change_nothing);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {
+		.name = "trace-test", .n_mbufs = 4096, .n_workers = 1,
+		.before_cfg = processes_save, .cfg = cfg, .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }
