@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The integration tests' helpers: the TAP lines (check, stage, ...) come from tests/lib/tap.sh,
 # the tree's one TAP library; TAP_N and TAP_FAILED are read by the sourcing test.
-# shellcheck source=lib/tap.sh
+# shellcheck source=tests/lib/tap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/tap.sh"
 # runtime_vectors FILE NODE: the node's vectors summed over every thread of a VPP-format
 # `show runtime` dump (0 when the node is absent).

@@ -93,12 +93,8 @@ wait_telemetry() { # PREFIX: until the process answers on its telemetry socket (
 
 run_vfwd() { # example(0|1) [build] -> "mpps e i l r x core_mpps wk_share main_share"
 	local b=${2:-$build}
-	cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 198.18.1.0/24 via 10.0.1.2 port1
-CLI
+	"$top/tests/lib/vfwd-conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 \
+		--route1 198.18.1.0/24
 	if [ "$1" = 1 ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
 	fi

@@ -20,17 +20,8 @@ check() { # name command...
 }
 
 write_conf() { # plugin-path
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-cli-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-plugins { path $1 }
-CONF
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-cli-$$" --mbufs 2048 \
+		--null port0 --null port1 --plugins "$1"
 }
 
 write_conf "$build/plugins"

@@ -21,16 +21,8 @@ has() { # pattern command... : the command succeeds and prints the pattern
 	o=$(ctl "$@" 2>&1) && grep -Eq -- "$re" <<<"$o"
 }
 
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-vppcli-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-CONF
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-vppcli-$$" --mbufs 2048 \
+	--null port0 --null port1
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 pid=$!
 if ! wait_for ctl show version; then

@@ -22,23 +22,14 @@ mac0=02:70:63:61:70:00
 mac1=02:70:63:61:70:01
 
 "$pcaptool" vfwd-ip6 "$tmp" "$mac0" "$mac1"
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 2001:db8::1/64
-set interface ip address port1 2001:db8:ff::1/64
-set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02
-set ip neighbor port0 2001:db8::3 02:00:00:00:00:03
-ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1
-CLI
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-ip6-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-CONF
+"$vfwd_conf" setup "$tmp/setup.cli" --line "set interface ip address port0 2001:db8::1/64" \
+	--line "set interface ip address port1 2001:db8:ff::1/64" \
+	--line "set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02" \
+	--line "set ip neighbor port0 2001:db8::3 02:00:00:00:00:03" \
+	--line "ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1"
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+	--prefix "vfwd-ip6-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
+	--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 pid=$!
 if ! wait_for ctl show version || ! wait_for rx_all; then

@@ -9,9 +9,12 @@ vfwd=$build/bin/vfwd
 vfwdctl=$build/bin/vfwdctl
 # the one pcap tool of the tree (peers/tools; `make -C forwarder check` builds it)
 pcaptool=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
-# shellcheck source=../../tests/lib/tap.sh
+# the one writer of startup.conf and setup.cli (tests/lib/vfwd-conf)
+vfwd_conf=$top/tests/lib/vfwd-conf
+# shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
 tap_alias n_tap failed # the tests' names for TAP_N and TAP_FAILED
+: "${n_tap:=0}" "${failed:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 
 tap() { # ok|fail name
 	if [ "$1" = ok ]; then tap_ok "$2"; else tap_not_ok "$2"; fi

@@ -24,24 +24,10 @@ rx_at_least() { [ "$(rx_packets)" -ge "$1" ]; }
 rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status"; }
 
 start() { # pass rx-vdev-args
-	cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-set ip icmp-error disable
-CLI
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-bad-$$-$1 --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,$2 { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-plugins { path $build/plugins }
-CONF
+	"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8 --no-icmp-error
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+		--prefix "vfwd-bad-$$-$1" --port port0 net_pcap "$2" \
+		--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap" --plugins "$build/plugins"
 	rm -f "$tmp/cli.sock"
 	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$1.log" 2>&1 &
 	pid=$!

@@ -13,22 +13,11 @@ for q in 0 1 2; do
 		--src-mac 02:00:00:00:00:02 --src-ip 16.0.0.1 --dst-ip "48.0.$q.1" --dst-ips 100
 done
 "$pcaptool" gen "$tmp/empty.pcap" --count 0
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-CLI
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-rxq-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/q0.pcap,rx_pcap=$tmp/q1.pcap,rx_pcap=$tmp/q2.pcap,tx_pcap=$tmp/out0.pcap { name port0 num-rx-queues 3 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-CONF
+"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+	--prefix "vfwd-rxq-$$" --port-opts "num-rx-queues 3" --port port0 net_pcap \
+	"rx_pcap=$tmp/q0.pcap,rx_pcap=$tmp/q1.pcap,rx_pcap=$tmp/q2.pcap,tx_pcap=$tmp/out0.pcap" \
+	--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 pid=$!
 tx1() { ctl show interfaces | awk '$1 == "port1" { p = 1 } p && /tx packets/ { print $NF; exit }'; }

@@ -45,23 +45,13 @@ start_testpmd() { # log
 	exec 3>"$tmp/tp.in.$1"
 }
 
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:aa:00
-ip route add 198.18.0.0/16 via 10.0.1.2 port1
-set ip icmp-error disable
-CLI
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-vh-$$ --log-level=*:warning"
-	num-mbufs 8192
-	vdev net_virtio_user0,path=$tmp/vh0.sock,server=1,queues=1,mac=02:00:00:00:aa:00 { name port0 }
-	vdev net_virtio_user1,path=$tmp/vh1.sock,server=1,queues=1,mac=02:00:00:00:aa:01 { name port1 }
-}
-CONF
+"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 --route1 198.18.0.0/16 \
+	--no-icmp-error
+po=()
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+	--prefix "vfwd-vh-$$" --mbufs 8192 \
+	"${po[@]}" --virtio-user port0 "path=$tmp/vh0.sock,server=1,queues=1,mac=02:00:00:00:aa:00" \
+	"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=1,mac=02:00:00:00:aa:01"
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 vpid=$!
 

@@ -19,9 +19,10 @@ N_REV=${N_REV:-300}  # 48.0.0.1 -> 16.0.0.1 into port1
 
 # TAP lines (check, skip_all, ...): tests/lib/tap.sh; tap_n and tap_failed are its TAP_N and
 # TAP_FAILED.
-# shellcheck source=../../tests/lib/tap.sh
+# shellcheck source=tests/lib/tap.sh
 . "$TOP/tests/lib/tap.sh"
 tap_alias tap_n tap_failed
+: "${tap_n:=0}" "${tap_failed:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 ok() { tap_ok "$*"; }
 not_ok() { tap_not_ok "$*"; }
 

@@ -9,13 +9,15 @@ TOP=${TOP:-$(cd "$here/../.." && pwd)}
 TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
 CAPDUT=${CAPDUT:-$TOP/build/tgen/tests/capdut}
 VFWD=${VFWD:-$TOP/build/vfwd/default/bin/vfwd}
+VFWD_CONF=$TOP/tests/lib/vfwd-conf # writes startup.conf and setup.cli
 tmp=$(mktemp -d /tmp/tgen-test.XXXXXX)
 id=$(basename "$tmp")
 dut_pid=""
 # TAP lines (check, ...): tests/lib/tap.sh; ntap and nfail are its TAP_N and TAP_NFAIL.
-# shellcheck source=../../tests/lib/tap.sh
+# shellcheck source=tests/lib/tap.sh
 . "$TOP/tests/lib/tap.sh"
 tap_alias ntap tgen_tap_failed nfail
+: "${ntap:=0}" "${nfail:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 
 cleanup() {
 	if [ -n "$dut_pid" ] && kill -0 "$dut_pid" 2>/dev/null; then
