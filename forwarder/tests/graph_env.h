@@ -74,6 +74,27 @@ env_cli(const char *line)
 	return rc;
 }
 
+/* What a CLI command printed, NUL-terminated (the caller frees it). */
+static inline char *
+cli_output(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	vfwd_cli_printf(&out, "%c", '\0');
+	return out.buf;
+}
+
+/* Four walks of worker 0's graph, then the control thread's punt queues (ARP, ND). */
+static inline void
+walk(void)
+{
+	for (int i = 0; i < 4; i++)
+		rte_graph_walk(vfwd.graph[0]);
+	fib_punt_poll();
+	fib6_punt_poll();
+}
+
 /* Runs each of n CLI commands; stops at the first that fails. */
 static inline int
 env_cli_all(const char *const *lines, unsigned n)

@@ -172,23 +172,7 @@ default_route_forwards_unmatched_destinations_but_no_martians(void)
 static struct rte_mbuf *
 pkt6(const uint8_t *dst)
 {
-	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
-
-	memset(f, 0, 14 + 40 + 16);
-	memcpy(f, &vfwd.ports[0].mac, 6);
-	memcpy(f + 6, &host_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 16;
-	f[20] = 17;
-	f[21] = 64;
-	memcpy(f + 22, src, 16);
-	memcpy(f + 38, dst, 16);
-	m->port = vfwd.ports[0].port_id;
-	return m;
+	return pkt6_to(dst);
 }
 
 static uint16_t

@@ -21,24 +21,6 @@
 
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 
-static void
-walk(void)
-{
-	for (int i = 0; i < 4; i++)
-		rte_graph_walk(vfwd.graph[0]);
-	fib_punt_poll();
-}
-
-static char *
-cli_output(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	vfwd_cli_printf(&out, "%c", '\0');
-	return out.buf;
-}
-
 /* Ether(02:..:01 -> port0) / IPv4(16.0.0.1 -> dst, ttl) / UDP or ICMP, 64-byte frame */
 static struct rte_mbuf *
 pkt_ip4(uint32_t dst, uint8_t ttl, uint8_t proto)

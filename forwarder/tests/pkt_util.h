@@ -19,23 +19,27 @@
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 static const struct rte_ether_addr host_mac = {{0x02, 0, 0, 0, 0, 0x02}};
 
-static void
-walk(void)
+/* Ether(host -> port0) / IPv6(2001:db8::2 -> dst, hop limit 64) / 16 bytes of UDP. */
+static inline struct rte_mbuf *
+pkt6_to(const uint8_t *dst)
 {
-	for (int i = 0; i < 4; i++)
-		rte_graph_walk(vfwd.graph[0]);
-	fib_punt_poll();
-	fib6_punt_poll();
-}
+	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
 
-static char *
-cli_output(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	vfwd_cli_printf(&out, "%c", '\0');
-	return out.buf;
+	memset(f, 0, 14 + 40 + 16);
+	memcpy(f, &vfwd.ports[0].mac, 6);
+	memcpy(f + 6, &host_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = 16;
+	f[20] = 17;
+	f[21] = 64;
+	memcpy(f + 22, src, 16);
+	memcpy(f + 38, dst, 16);
+	m->port = vfwd.ports[0].port_id;
+	return m;
 }
 
 static uint16_t
