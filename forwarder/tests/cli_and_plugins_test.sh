@@ -25,14 +25,7 @@ write_conf() { # plugin-path
 }
 
 write_conf "$build/plugins"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts_with_null_ports
-	echo "1..$n_tap"
-	exit 1
-fi
+vfwd_start_or_bail vfwd_starts_with_null_ports
 tap ok vfwd_starts_with_null_ports
 
 check cli_socket_is_mode_0600 test "$(stat -c %a "$tmp/cli.sock")" = 600

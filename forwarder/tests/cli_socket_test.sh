@@ -12,14 +12,7 @@ state() { ctl show ip fib; ctl show ip neighbors; ctl show features; }
 
 "$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-sock-$$" --mbufs 2048 \
 	--null port0 --null port1 --plugins "$build/plugins"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
+vfwd_start_or_bail
 ctl set interface ip address port1 10.0.1.1/24 >/dev/null
 ctl ip route add 48.0.0.0/8 via 10.0.1.2 port1 >/dev/null
 

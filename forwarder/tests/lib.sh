@@ -67,3 +67,17 @@ vfwd_test_cleanup() {
 	dpdk_runtime_cleanup "${vfwd_test_prefixes[@]}"
 	rm -rf "$tmp"
 }
+
+# vfwd_start_or_bail [TAP-NAME]: vfwd on $tmp/startup.conf in the background (its log in
+# $tmp/vfwd.log, its pid in $pid), waited for until its CLI ($tmp/cli.sock) answers; if it
+# does not: its log as TAP comments, "not ok - TAP-NAME" (vfwd_starts), the plan, exit 1.
+vfwd_start_or_bail() {
+	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
+	pid=$!
+	if ! wait_for "$vfwdctl" -s "$tmp/cli.sock" show version; then
+		sed 's/^/# /' "$tmp/vfwd.log"
+		tap fail "${1:-vfwd_starts}"
+		echo "1..$n_tap"
+		exit 1
+	fi
+}

@@ -18,16 +18,9 @@ done
 	--prefix "vfwd-rxq-$$" --port-opts "num-rx-queues 3" --port port0 net_pcap \
 	"rx_pcap=$tmp/q0.pcap,rx_pcap=$tmp/q1.pcap,rx_pcap=$tmp/q2.pcap,tx_pcap=$tmp/out0.pcap" \
 	--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
+vfwd_start_or_bail
 tx1() { ctl show interfaces | awk '$1 == "port1" { p = 1 } p && /tx packets/ { print $NF; exit }'; }
 tx_is_300() { [ "$(tx1)" = 300 ]; }
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
 if ctl show hardware | grep -q "rx queues 3,"; then
 	tap ok port0_has_three_rx_queues
 else

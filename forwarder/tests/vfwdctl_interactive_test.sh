@@ -11,14 +11,7 @@ ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 
 "$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-ictl-$$" --mbufs 2048 \
 	--null port0 --null port1
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
+vfwd_start_or_bail
 
 # Each step: bytes to type, then the text the terminal must show before the next step
 # (read for up to 30 s; the pass does not depend on speed).
