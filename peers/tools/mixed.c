@@ -41,17 +41,7 @@ ip4(struct buf *f, const uint8_t src[4], const uint8_t dst[4], int proto, int tt
 	size_t total = (size > 34 + l4->n ? size : 34 + l4->n) - 14;
 
 	ether(f, DST_MAC, 0x0800);
-	buf_u8(f, 0x45);
-	buf_u8(f, 0);
-	buf_u16(f, (unsigned int)total);
-	buf_u16(f, 1);
-	buf_u16(f, 0);
-	buf_u8(f, (unsigned int)ttl);
-	buf_u8(f, (unsigned int)proto);
-	buf_u16(f, 0);
-	buf_put(f, src, 4);
-	buf_put(f, dst, 4);
-	put16(f->d + 24, inet_csum(f->d + 14, 20, 0));
+	buf_ip4_hdr(f, src, dst, proto, ttl, 1, 5, total);
 	buf_put(f, l4->d, l4->n);
 	while (f->n < 14 + total)
 		buf_u8(f, (unsigned int)(f->n & 0xff));

@@ -71,6 +71,28 @@ inet_csum(const uint8_t *p, size_t len, uint32_t sum)
 	return (uint16_t)~sum;
 }
 
+void
+buf_ip4_hdr(struct buf *b, const uint8_t src[4], const uint8_t dst[4], int proto, int ttl,
+	    int ident, int ihl, size_t total_len)
+{
+	size_t h0 = b->n;
+	int i;
+
+	buf_u8(b, 0x40 | (unsigned int)ihl);
+	buf_u8(b, 0);
+	buf_u16(b, (unsigned int)total_len);
+	buf_u16(b, (unsigned int)ident);
+	buf_u16(b, 0);
+	buf_u8(b, (unsigned int)ttl);
+	buf_u8(b, (unsigned int)proto);
+	buf_u16(b, 0);
+	buf_put(b, src, 4);
+	buf_put(b, dst, 4);
+	for (i = 0; i < (ihl - 5) * 4; i++)
+		buf_u8(b, 1); /* NOP options */
+	put16(b->d + h0 + 10, inet_csum(b->d + h0, b->n - h0, 0));
+}
+
 static void
 le32(uint8_t *p, uint32_t v)
 {

@@ -27,6 +27,10 @@ void buf_pad(struct buf *b, size_t len);     /* zeros up to len bytes */
 
 /* The Internet checksum of len bytes (an odd last byte padded with zero). */
 uint16_t inet_csum(const uint8_t *p, size_t len, uint32_t sum);
+/* An IPv4 header of ihl 32-bit words (NOP options past the fifth) for a packet of
+ * total_len bytes, fragment offset 0, its checksum set. */
+void buf_ip4_hdr(struct buf *b, const uint8_t src[4], const uint8_t dst[4], int proto, int ttl,
+		 int ident, int ihl, size_t total_len);
 void put16(uint8_t *p, unsigned int v);
 unsigned int get16(const uint8_t *p);
 

@@ -30,22 +30,7 @@ static void
 ip4(struct buf *b, const uint8_t src[4], const uint8_t dst[4], int proto,
     const struct buf *payload, int ttl, int ident, int ihl)
 {
-	size_t h0 = b->n;
-	int i;
-
-	buf_u8(b, 0x40 | ihl);
-	buf_u8(b, 0);
-	buf_u16(b, (unsigned int)(ihl * 4 + (int)payload->n));
-	buf_u16(b, (unsigned int)ident);
-	buf_u16(b, 0);
-	buf_u8(b, (unsigned int)ttl);
-	buf_u8(b, (unsigned int)proto);
-	buf_u16(b, 0);
-	buf_put(b, src, 4);
-	buf_put(b, dst, 4);
-	for (i = 0; i < (ihl - 5) * 4; i++)
-		buf_u8(b, 1); /* NOP options */
-	put16(b->d + h0 + 10, inet_csum(b->d + h0, b->n - h0, 0));
+	buf_ip4_hdr(b, src, dst, proto, ttl, ident, ihl, (size_t)ihl * 4 + payload->n);
 	buf_put(b, payload->d, payload->n);
 }
 
