@@ -50,6 +50,17 @@ TG_EAL=(-l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5
 	--vdev "net_vhost0,iface=$tmp/port0.sock,client=1"
 	--vdev "net_vhost1,iface=$tmp/port1.sock,client=1")
 
+# need_vfwd_dut: tgen, vfwd and vfwdctl built (else skip); VFWDCTL, and the fixed MACs of
+# vfwd's two virtio-user ports, mac0 and mac1 (tgen sends to them).
+need_vfwd_dut() {
+	need "$TGEN"
+	need "$VFWD"
+	VFWDCTL=${VFWDCTL:-$(dirname "$VFWD")/vfwdctl}
+	need "$VFWDCTL"
+	mac0=02:fe:00:00:00:01
+	mac1=02:fe:00:00:00:02
+}
+
 start_testpmd() { # extra testpmd args
 	setsid dpdk-testpmd -l 0,1 "${DUT_EAL[@]}" -- --total-num-mbufs=32768 \
 		--forward-mode=io --rxd=4096 --txd=4096 --stats-period 1 "$@" >"$tmp/dut.log" 2>&1 </dev/null &

@@ -12,13 +12,7 @@
 # the evidence, never passed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-need "$TGEN"
-need "$VFWD"
-VFWDCTL=${VFWDCTL:-$(dirname "$VFWD")/vfwdctl}
-need "$VFWDCTL"
-
-mac0=02:fe:00:00:00:01
-mac1=02:fe:00:00:00:02
+need_vfwd_dut
 "$VFWD_CONF" setup "$tmp/setup.cli" --addr4 --nbr0 02:00:00:00:00:02 --nbr1 02:00:00:00:01:02 \
 	--route1 48.0.0.0/8
 # vfwd's worker on CPU 0, tgen's one polling thread (-l 0, lib.sh) too
