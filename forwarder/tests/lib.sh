@@ -81,3 +81,25 @@ vfwd_start_or_bail() {
 		exit 1
 	fi
 }
+
+# vhost_test_setup PREFIX...: the set-up of a test of vfwd (its pid in $vpid) against a
+# testpmd peer (its pid in $tpid, its stdin on fd 3): $tmp, and an EXIT trap that stops both,
+# closes fd 3, removes the DPDK runtime folders of the given prefixes and (unless KEEP is
+# set) $tmp. The helpers below read vfwd's CLI on $tmp/cli.sock.
+vhost_test_setup() {
+	vhost_test_prefixes=("$@")
+	tmp=$(mktemp -d)
+	vpid="" tpid=""
+	trap vhost_test_cleanup EXIT
+}
+vhost_test_cleanup() {
+	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
+	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
+	exec 3>&- || true
+	dpdk_runtime_cleanup "${vhost_test_prefixes[@]}"
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
+ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
+ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
+links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }

@@ -12,25 +12,12 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dpdk-testpmd >/dev/null || { echo "# dpdk-testpmd not installed"; exit 77; }
-tmp=$(mktemp -d)
-vpid="" tpid=""
-cleanup() {
-	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
-	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
-	exec 3>&- || true
-	dpdk_runtime_cleanup "vfwd-vh-$$" "vfwd-tp-$$-1" "vfwd-tp-$$-2"
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
-ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
+vhost_test_setup "vfwd-vh-$$" "vfwd-tp-$$-1" "vfwd-tp-$$-2"
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
 		$1 == p { cur = 1 } $1 ~ /^port/ && $1 != p { cur = 0 }
 		cur { line = $0; sub(/^.* {2,}/, "", line) } cur && index($0, c) { print $NF; exit }'
 }
-links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
 
 start_testpmd() { # log
 	mkfifo "$tmp/tp.in.$1"

@@ -12,19 +12,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dpdk-testpmd >/dev/null || { echo "# dpdk-testpmd not installed"; exit 77; }
-tmp=$(mktemp -d)
-vpid="" tpid=""
-cleanup() {
-	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
-	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
-	exec 3>&- || true
-	dpdk_runtime_cleanup "vfwd-mq-$$" "vfwd-mqtp-$$"
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
-ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
+vhost_test_setup "vfwd-mq-$$" "vfwd-mqtp-$$"
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
 		$1 == p { cur = 1 } $1 ~ /^port/ && $1 != p { cur = 0 }
@@ -34,7 +22,6 @@ xstat() { # port name: from show hardware
 	ctl show hardware | awk -v p="$1" -v x="$2" '
 		$1 == p { cur = 1; next } $1 ~ /^port/ { cur = 0 } cur && $1 == x { print $2; exit }'
 }
-links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
 
 "$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 --route1 198.18.0.0/16 \
 	--no-icmp-error
