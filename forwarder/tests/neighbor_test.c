@@ -192,37 +192,7 @@ pkt6(void)
 static struct rte_mbuf *
 na6(void)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 32), buf[40 + 32];
-	uint16_t c;
-
-	memset(f, 0, 14 + 40 + 32);
-	memcpy(f, &vfwd.ports[1].mac, 6);
-	memcpy(f + 6, nh6_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 32;
-	f[20] = 58;
-	f[21] = 255;
-	memcpy(f + 22, nh6, 16);
-	memcpy(f + 38, vfwd.ports[1].ip6, 16);
-	f[54] = 136;
-	f[58] = 0x60;
-	memcpy(f + 62, nh6, 16);
-	f[78] = 2;
-	f[79] = 1;
-	memcpy(f + 80, nh6_mac, 6);
-	memset(buf, 0, sizeof(buf)); /* checksum over the pseudo-header (RFC 4443 2.3) */
-	memcpy(buf, f + 22, 32);
-	buf[35] = 32;
-	buf[39] = 58;
-	memcpy(buf + 40, f + 54, 32);
-	c = ip_csum(buf, sizeof(buf));
-	f[56] = (uint8_t)(c >> 8);
-	f[57] = (uint8_t)c;
-	m->port = vfwd.ports[1].port_id;
-	return m;
+	return na6_from(nh6, nh6_mac);
 }
 
 /* Neighbour solicitations for 2001:db8:ff::7 that left port1 (the rest is freed) */

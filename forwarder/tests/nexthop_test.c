@@ -200,8 +200,6 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	static const uint8_t nh_mac[6] = {0x02, 0, 0, 0, 0x77, 0x77};
 	struct rte_mbuf *out[8], *na;
 	unsigned n;
-	uint8_t *f;
-	uint16_t c;
 	int ok = 1;
 
 	CHECK(env_cli("set interface ip address port0 2001:db8::1/64") == 0, "ip6 port0");
@@ -226,29 +224,7 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	rte_pktmbuf_free_bulk(out, n);
 	drain_free();
 	/* the advertisement: 2001:db8:ff::7 -> 2001:db8:ff::1, S+O, target link-layer option */
-	na = rte_pktmbuf_alloc(vfwd.pool);
-	f = (uint8_t *)rte_pktmbuf_append(na, 14 + 40 + 32);
-	memset(f, 0, 14 + 40 + 32);
-	memcpy(f, &vfwd.ports[1].mac, 6);
-	memcpy(f + 6, nh_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 32;
-	f[20] = 58;
-	f[21] = 255;
-	memcpy(f + 22, nh, 16);
-	memcpy(f + 38, vfwd.ports[1].ip6, 16);
-	f[54] = 136;
-	f[58] = 0x60;
-	memcpy(f + 62, nh, 16);
-	f[78] = 2;
-	f[79] = 1;
-	memcpy(f + 80, nh_mac, 6);
-	c = csum6(f + 14);
-	f[56] = (uint8_t)(c >> 8);
-	f[57] = (uint8_t)c;
-	na->port = vfwd.ports[1].port_id;
+	na = na6_from(nh, nh_mac);
 	inject(na);
 	walk();
 	walk();

@@ -55,6 +55,45 @@ ip_csum(const void *h, unsigned len)
 	return (uint16_t)~s;
 }
 
+/* The neighbour advertisement of nh from nh_mac into port1, for port1's address (solicited,
+ * override, target link-layer option), its ICMPv6 checksum over the pseudo-header
+ * (RFC 4443 2.3). */
+static inline struct rte_mbuf *
+na6_from(const uint8_t *nh, const uint8_t *nh_mac)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 32), buf[40 + 32];
+	uint16_t c;
+
+	memset(f, 0, 14 + 40 + 32);
+	memcpy(f, &vfwd.ports[1].mac, 6);
+	memcpy(f + 6, nh_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = 32;
+	f[20] = 58;
+	f[21] = 255;
+	memcpy(f + 22, nh, 16);
+	memcpy(f + 38, vfwd.ports[1].ip6, 16);
+	f[54] = 136;
+	f[58] = 0x60;
+	memcpy(f + 62, nh, 16);
+	f[78] = 2;
+	f[79] = 1;
+	memcpy(f + 80, nh_mac, 6);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, f + 22, 32);
+	buf[35] = 32;
+	buf[39] = 58;
+	memcpy(buf + 40, f + 54, 32);
+	c = ip_csum(buf, sizeof(buf));
+	f[56] = (uint8_t)(c >> 8);
+	f[57] = (uint8_t)c;
+	m->port = vfwd.ports[1].port_id;
+	return m;
+}
+
 struct pkt_spec {
 	int port;		    /* input port */
 	uint8_t proto;		    /* 0 means UDP */
