@@ -85,6 +85,22 @@ cli_output(const char *line)
 	return out.buf;
 }
 
+/* 1 when each of n CLI lines is refused (its output starts "error: "); each one that is not
+ * is printed with what it answered. */
+static inline int
+cli_all_refused(const char *const *lines, unsigned n)
+{
+	int ok = 1;
+
+	for (unsigned i = 0; i < n; i++) {
+		char *o = cli_output(lines[i]);
+
+		CHECK(strncmp(o, "error: ", 7) == 0, "'%s' answered: %s", lines[i], o);
+		free(o);
+	}
+	return ok;
+}
+
 /* Four walks of worker 0's graph, then the control thread's punt queues (ARP, ND). */
 static inline void
 walk(void)

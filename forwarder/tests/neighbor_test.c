@@ -302,14 +302,8 @@ bad_neighbor_config_is_refused(void)
 		"set ip neighbor-config ip4 age -1",	 "set ip neighbor-config ip4 limit 0",
 		"set ip neighbor-config ip4 limit 5000", "set ip neighbor-config ip4 colour 3",
 	};
-	int ok = 1;
+	int ok = cli_all_refused(bad, RTE_DIM(bad));
 
-	for (unsigned i = 0; i < RTE_DIM(bad); i++) {
-		char *o = cli_output(bad[i]);
-
-		CHECK(strncmp(o, "error: ", 7) == 0, "'%s' answered: %s", bad[i], o);
-		free(o);
-	}
 	{
 		char *c = cli_output("show ip neighbor-config");
 

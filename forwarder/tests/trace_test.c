@@ -229,14 +229,8 @@ bad_trace_commands_are_refused_and_change_nothing(void)
 		"trace add port0-rx x",	  "trace add port0-rx",	  "show trace max x",
 		"clear trace now",
 	};
-	int ok = 1;
+	int ok = cli_all_refused(bad, RTE_DIM(bad));
 
-	for (unsigned i = 0; i < RTE_DIM(bad); i++) {
-		char *o = cli_output(bad[i]);
-
-		CHECK(strncmp(o, "error: ", 7) == 0, "'%s' answered: %s", bad[i], o);
-		free(o);
-	}
 	{
 		char *o = cli_output("trace add nosuch-rx 1");
 
