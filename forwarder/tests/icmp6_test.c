@@ -110,53 +110,56 @@ answered(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word)
 }
 
 /* Sends m; nothing may leave, and node/reason is counted once. */
+/* ICMPv6 errors sent so far, of every type. */
+static uint64_t
+errors_sent(void)
+{
+	return err_get("ip6-icmp-error", "hop limit exceeded response sent") +
+	       err_get("ip6-icmp-error", "destination unreachable response sent") +
+	       err_get("ip6-icmp-error", "packet too big response sent");
+}
+
 static int
 silent(struct rte_mbuf *m, const char *node, const char *reason)
 {
-	uint64_t sent = err_get("ip6-icmp-error", "hop limit exceeded response sent") +
-			err_get("ip6-icmp-error", "destination unreachable response sent") +
-			err_get("ip6-icmp-error", "packet too big response sent");
+	uint64_t sent = errors_sent();
 	int ok = dropped_under(m, node, reason);
 
-	CHECK(err_get("ip6-icmp-error", "hop limit exceeded response sent") +
-			      err_get("ip6-icmp-error", "destination unreachable response sent") +
-			      err_get("ip6-icmp-error", "packet too big response sent") ==
-		      sent,
-	      "an error was counted as sent");
+	CHECK(errors_sent() == sent, "an error was counted as sent");
+	return ok;
+}
+
+/* answered(), and the error counted once more under reason. */
+static int
+answered_and_counted(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word,
+		     const char *reason)
+{
+	uint64_t before = err_get("ip6-icmp-error", reason);
+	int ok = answered(m, type, code, word);
+
+	CHECK(err_get("ip6-icmp-error", reason) == before + 1, "not counted");
 	return ok;
 }
 
 static int
 hop_limit_1_gets_time_exceeded(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "hop limit exceeded response sent");
-	int ok = answered(pkt6(host6, far6, 17, 0, 26, 1), 3, 0, 0);
-
-	CHECK(err_get("ip6-icmp-error", "hop limit exceeded response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, far6, 17, 0, 26, 1), 3, 0, 0,
+				    "hop limit exceeded response sent");
 }
 
 static int
 no_route_gets_destination_unreachable(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "destination unreachable response sent");
-	int ok = answered(pkt6(host6, none6, 17, 0, 100, 64), 1, 0, 0);
-
-	CHECK(err_get("ip6-icmp-error", "destination unreachable response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, none6, 17, 0, 100, 64), 1, 0, 0,
+				    "destination unreachable response sent");
 }
 
 static int
 over_the_mtu_gets_packet_too_big_with_the_mtu_and_a_1280_byte_quote(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "packet too big response sent");
-	int ok = answered(pkt6(host6, far6, 17, 0, 1400, 64), 2, 0, 1280);
-
-	CHECK(err_get("ip6-icmp-error", "packet too big response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, far6, 17, 0, 1400, 64), 2, 0, 1280,
+				    "packet too big response sent");
 }
 
 static int
