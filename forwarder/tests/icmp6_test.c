@@ -109,7 +109,6 @@ answered(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word)
 	return ok;
 }
 
-/* Sends m; nothing may leave, and node/reason is counted once. */
 /* ICMPv6 errors sent so far, of every type. */
 static uint64_t
 errors_sent(void)
@@ -119,6 +118,7 @@ errors_sent(void)
 	       err_get("ip6-icmp-error", "packet too big response sent");
 }
 
+/* Sends m; nothing may leave, and node/reason is counted once. */
 static int
 silent(struct rte_mbuf *m, const char *node, const char *reason)
 {
