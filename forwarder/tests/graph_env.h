@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <rte_arp.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_bus_vdev.h>
@@ -109,6 +110,33 @@ walk(void)
 		rte_graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
 	fib6_punt_poll();
+}
+
+/* A 60-byte ARP frame: op from sha/sip to dst, asking for or answering tip (tha: NULL for
+ * zeros). */
+static inline struct rte_mbuf *
+env_arp(uint16_t op, const struct rte_ether_addr *dst, const struct rte_ether_addr *sha,
+	uint32_t sip, const struct rte_ether_addr *tha, uint32_t tip)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+
+	memset(eth, 0, 60);
+	eth->dst_addr = *dst;
+	eth->src_addr = *sha;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = 6;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(op);
+	arp->arp_data.arp_sha = *sha;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	if (tha != NULL)
+		arp->arp_data.arp_tha = *tha;
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
+	return m;
 }
 
 /* Runs each of n CLI commands; stops at the first that fails. */

@@ -286,23 +286,9 @@ packet_to_interface_address_is_not_forwarded(void)
 static struct rte_mbuf *
 pkt_arp(uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *sha)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
 
-	memset(eth, 0, 60);
-	memset(&eth->dst_addr, 0xff, 6);
-	eth->src_addr = *sha;
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = 6;
-	arp->arp_plen = 4;
-	arp->arp_opcode = rte_cpu_to_be_16(op);
-	arp->arp_data.arp_sha = *sha;
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
-	return m;
+	return env_arp(op, &bcast, sha, sip, NULL, tip);
 }
 
 static int

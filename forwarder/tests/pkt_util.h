@@ -19,6 +19,25 @@
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 static const struct rte_ether_addr host_mac = {{0x02, 0, 0, 0, 0, 0x02}};
 
+/* Ethernet (dst, src) and IPv6 headers (payload length plen, next header nh, hop limit
+ * hlim) at f, the plen bytes after them zeroed. */
+static inline void
+eth_ip6(uint8_t *f, const void *dst_mac, const void *src_mac, uint8_t plen, uint8_t nh,
+	uint8_t hlim, const uint8_t *src, const uint8_t *dst)
+{
+	memset(f, 0, 14 + 40 + plen);
+	memcpy(f, dst_mac, 6);
+	memcpy(f + 6, src_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = plen;
+	f[20] = nh;
+	f[21] = hlim;
+	memcpy(f + 22, src, 16);
+	memcpy(f + 38, dst, 16);
+}
+
 /* Ether(host -> port0) / IPv6(2001:db8::2 -> dst, hop limit 64) / 16 bytes of UDP. */
 static inline struct rte_mbuf *
 pkt6_to(const uint8_t *dst)
@@ -27,17 +46,7 @@ pkt6_to(const uint8_t *dst)
 	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
 	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
 
-	memset(f, 0, 14 + 40 + 16);
-	memcpy(f, &vfwd.ports[0].mac, 6);
-	memcpy(f + 6, &host_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 16;
-	f[20] = 17;
-	f[21] = 64;
-	memcpy(f + 22, src, 16);
-	memcpy(f + 38, dst, 16);
+	eth_ip6(f, &vfwd.ports[0].mac, &host_mac, 16, 17, 64, src, dst);
 	m->port = vfwd.ports[0].port_id;
 	return m;
 }
@@ -65,17 +74,7 @@ na6_from(const uint8_t *nh, const uint8_t *nh_mac)
 	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 32), buf[40 + 32];
 	uint16_t c;
 
-	memset(f, 0, 14 + 40 + 32);
-	memcpy(f, &vfwd.ports[1].mac, 6);
-	memcpy(f + 6, nh_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 32;
-	f[20] = 58;
-	f[21] = 255;
-	memcpy(f + 22, nh, 16);
-	memcpy(f + 38, vfwd.ports[1].ip6, 16);
+	eth_ip6(f, &vfwd.ports[1].mac, nh_mac, 32, 58, 255, nh, vfwd.ports[1].ip6);
 	f[54] = 136;
 	f[58] = 0x60;
 	memcpy(f + 62, nh, 16);
@@ -242,24 +241,9 @@ forwarded(struct rte_mbuf *m, int port)
 static inline struct rte_mbuf *
 arp_reply(int port, uint32_t sip, const struct rte_ether_addr *sha)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
 	const struct port *p = &vfwd.ports[port];
+	struct rte_mbuf *m = env_arp(RTE_ARP_OP_REPLY, &p->mac, sha, sip, &p->mac, p->ip4);
 
-	memset(eth, 0, 60);
-	eth->dst_addr = p->mac;
-	eth->src_addr = *sha;
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = 6;
-	arp->arp_plen = 4;
-	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
-	arp->arp_data.arp_sha = *sha;
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
-	arp->arp_data.arp_tha = p->mac;
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(p->ip4);
 	m->port = p->port_id;
 	return m;
 }
