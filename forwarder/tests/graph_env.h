@@ -257,7 +257,9 @@ struct graph_test {
 	const char *name;
 	int (*fn)(void);
 };
+/* clang-format off */
 #define GRAPH_TEST(f) {#f, f}
+/* clang-format on */
 
 /* The main() of a C test: the set-up, each test as one TAP line, the plan; the exit
  * status. */

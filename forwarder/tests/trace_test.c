@@ -258,9 +258,12 @@ static const struct graph_test tests[] = {
 int
 main(void)
 {
-	const struct graph_env_conf conf = {
-		.name = "trace-test", .n_mbufs = 4096, .n_workers = 1,
-		.before_cfg = processes_save, .cfg = cfg, .n_cfg = RTE_DIM(cfg)};
+	const struct graph_env_conf conf = {.name = "trace-test",
+					    .n_mbufs = 4096,
+					    .n_workers = 1,
+					    .before_cfg = processes_save,
+					    .cfg = cfg,
+					    .n_cfg = RTE_DIM(cfg)};
 
 	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }
