@@ -11,11 +11,6 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vfwd_test_setup "vfwd-ip6-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
-err_count() { # node reason
-	ctl show errors | awk -v n="$1" -v r="$2" '
-		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
-}
 rx0() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
 rx_all() { [ "$(rx0)" -ge "$(count in)" ]; }
 mac0=02:70:63:61:70:00
@@ -46,17 +41,10 @@ else
 	tap fail port1_has_the_expected_pcap_mac
 fi
 ctl show errors | sed 's/^/# /'
-for r in "hlim|ip6-rewrite|ip6 hop limit <= 1" "version|ip6-input|ip6 version != 6" \
+counted_under_reasons "ip6_%s_packets_are_dropped_and_counted" \
+	"hlim|ip6-rewrite|ip6 hop limit <= 1" "version|ip6-input|ip6 version != 6" \
 	"length|ip6-input|ip6 length > l2 length" "mcast|ip6-input|ip6 multicast not forwarded" \
-	"msrc|ip6-input|ip6 martian source address" "mdst|ip6-input|ip6 martian destination address"; do
-	IFS='|' read -r class node text <<<"$r"
-	got=$(err_count "$node" "$text")
-	if [ "${got:-0}" = "$(count "$class")" ]; then
-		tap ok "ip6_${class}_packets_are_dropped_and_counted"
-	else
-		tap fail "ip6_${class}_packets_are_dropped_and_counted (got ${got:-0}, want $(count "$class"))"
-	fi
-done
+	"msrc|ip6-input|ip6 martian source address" "mdst|ip6-input|ip6 martian destination address"
 if ctl show ip6 neighbors | grep -Eq "^port0 +2001:db8::2 +02:00:00:00:00:02 +[0-9]+s +D$"; then
 	tap ok soliciting_host_is_learned_as_a_neighbor
 else

@@ -103,3 +103,30 @@ ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
 ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
 links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
+
+# count CLASS: CLASS's line in $tmp/counts.txt (what pcaptool wrote); err_count NODE REASON:
+# vfwd's counter of that error (show errors).
+count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
+err_count() {
+	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
+		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
+}
+
+# counted_under_reasons NAME-FORMAT CLASS|NODE|REASON...: one TAP line per reason, ok when
+# vfwd counted NODE/REASON as often as counts.txt has frames of CLASS (%s in NAME-FORMAT is
+# the class).
+counted_under_reasons() {
+	local fmt=$1 r class node text got name
+	shift
+	for r in "$@"; do
+		IFS='|' read -r class node text <<<"$r"
+		got=$(err_count "$node" "$text")
+		# shellcheck disable=SC2059 # the format is the caller's
+		name=$(printf "$fmt" "$class")
+		if [ "${got:-0}" = "$(count "$class")" ]; then
+			tap ok "$name"
+		else
+			tap fail "$name (got ${got:-0}, want $(count "$class"))"
+		fi
+	done
+}

@@ -13,12 +13,7 @@ vfwd_test_setup "vfwd-bad-$$-1" "vfwd-bad-$$-2"
 soak=${SOAK_SECONDS:-6}
 n_frames=1200
 
-count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-err_count() { # node reason
-	ctl show errors | awk -v n="$1" -v r="$2" '
-		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
-}
 rx_packets() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
 rx_at_least() { [ "$(rx_packets)" -ge "$1" ]; }
 rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status"; }
@@ -60,15 +55,7 @@ sleep 0.5
 mac=$(ctl show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
 "$pcaptool" vfwd-malformed "$tmp" "$mac" "$n_frames"
 ctl show errors | sed 's/^/# /'
-for r in "${reasons[@]}"; do
-	IFS='|' read -r class node text <<<"$r"
-	got=$(err_count "$node" "$text")
-	if [ "${got:-0}" = "$(count "$class")" ]; then
-		tap ok "${class}_frames_are_dropped_and_counted_under_their_reason"
-	else
-		tap fail "${class}_frames_are_dropped_and_counted_under_their_reason (got ${got:-0}, want $(count "$class"))"
-	fi
-done
+counted_under_reasons "%s_frames_are_dropped_and_counted_under_their_reason" "${reasons[@]}"
 ctl show version >/dev/null
 kill_wait "$pid"
 pid=""

@@ -8,11 +8,6 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vfwd_test_setup "vfwd-pcap-$$"
 
-count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
-err_count() { # node reason
-	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
-		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
-}
 rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
 rx_packets() {
 	"$vfwdctl" -s "$tmp/cli.sock" show interfaces | awk '$1 == "port0" { print $NF; exit }'
