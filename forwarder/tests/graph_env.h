@@ -22,6 +22,7 @@
 #include <rte_eth_ring.h>
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
@@ -110,6 +111,37 @@ walk(void)
 		rte_graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
 	fib6_punt_poll();
+}
+
+/* A 60-byte Ethernet/IPv4 frame from src to dst (MACs: NULL for zeros), ttl, proto and
+ * the IP id given, 26 bytes of zero payload, its header checksum set. */
+static inline struct rte_mbuf *
+env_ip4(const struct rte_ether_addr *dst_mac, const struct rte_ether_addr *src_mac, uint32_t src,
+	uint32_t dst, uint8_t ttl, uint8_t proto, uint16_t id)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+
+	if (m == NULL)
+		return NULL;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	memset(eth, 0, 60);
+	if (dst_mac != NULL)
+		eth->dst_addr = *dst_mac;
+	if (src_mac != NULL)
+		eth->src_addr = *src_mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(46);
+	ip->packet_id = rte_cpu_to_be_16(id);
+	ip->time_to_live = ttl;
+	ip->next_proto_id = proto;
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return m;
 }
 
 /* A 60-byte ARP frame: op from sha/sip to dst, asking for or answering tip (tha: NULL for

@@ -25,27 +25,9 @@ static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 static struct rte_mbuf *
 pkt_ip4(uint32_t dst, uint8_t ttl, uint8_t proto)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth;
-	struct rte_ipv4_hdr *ip;
+	static const struct rte_ether_addr host = {{0x02, 0, 0, 0, 0, 0x02}};
 
-	if (m == NULL)
-		return NULL;
-	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	memset(eth, 0, 60);
-	eth->dst_addr = vfwd.ports[0].mac;
-	eth->src_addr = (struct rte_ether_addr){{0x02, 0, 0, 0, 0, 0x02}};
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip = (struct rte_ipv4_hdr *)(eth + 1);
-	ip->version_ihl = 0x45;
-	ip->total_length = RTE_BE16(46);
-	ip->packet_id = RTE_BE16(7);
-	ip->time_to_live = ttl;
-	ip->next_proto_id = proto;
-	ip->src_addr = RTE_BE32(RTE_IPV4(16, 0, 0, 1));
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	return m;
+	return env_ip4(&vfwd.ports[0].mac, &host, RTE_IPV4(16, 0, 0, 1), dst, ttl, proto, 7);
 }
 
 static struct rte_ipv4_hdr *
