@@ -103,6 +103,23 @@ ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
 ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
 links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
+# vhost_peer_start PREFIX QUEUES FIFO LOG [TESTPMD-ARG...]: dpdk-testpmd as vfwd's vhost-user
+# peer on $tmp/vh0.sock and vh1.sock (QUEUES queues each; io forwarding back to vfwd's port
+# MACs), reading commands from the fifo FIFO (held open on fd 3), its pid in $tpid.
+vhost_peer_start() {
+	local prefix=$1 q=$2 fifo=$3 log=$4
+	shift 4
+	mkfifo "$fifo"
+	dpdk-testpmd -l 0,1 --no-huge -m 256 --file-prefix "$prefix" --no-pci \
+		--log-level='*:warning' \
+		--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=$q,client=1" \
+		--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=$q,client=1" \
+		-- -i --forward-mode=io --nb-cores=1 "$@" --total-num-mbufs=4096 \
+		--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
+		<"$fifo" >"$log" 2>&1 &
+	tpid=$!
+	exec 3>"$fifo"
+}
 
 # count CLASS: CLASS's line in $tmp/counts.txt (what pcaptool wrote); err_count NODE REASON:
 # vfwd's counter of that error (show errors).

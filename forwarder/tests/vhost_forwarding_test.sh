@@ -20,16 +20,7 @@ counter() { # port counter-name
 }
 
 start_testpmd() { # log
-	mkfifo "$tmp/tp.in.$1"
-	dpdk-testpmd -l 0,1 --no-huge -m 256 --file-prefix "vfwd-tp-$$-$1" --no-pci \
-		--log-level='*:warning' \
-		--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=1,client=1" \
-		--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=1,client=1" \
-		-- -i --forward-mode=io --nb-cores=1 --total-num-mbufs=4096 \
-		--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
-		<"$tmp/tp.in.$1" >"$tmp/testpmd-$1.log" 2>&1 &
-	tpid=$!
-	exec 3>"$tmp/tp.in.$1"
+	vhost_peer_start "vfwd-tp-$$-$1" 1 "$tmp/tp.in.$1" "$tmp/testpmd-$1.log"
 }
 
 "$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 --route1 198.18.0.0/16 \

@@ -32,16 +32,7 @@ po=(--port-opts "num-rx-queues 2")
 	"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=2,mac=02:00:00:00:aa:01"
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 vpid=$!
-mkfifo "$tmp/tp.in"
-dpdk-testpmd -l 0,1 --no-huge -m 256 --file-prefix "vfwd-mqtp-$$" --no-pci \
-	--log-level='*:warning' \
-	--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=2,client=1" \
-	--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=2,client=1" \
-	-- -i --forward-mode=io --nb-cores=1 --rxq=2 --txq=2 --total-num-mbufs=4096 \
-	--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
-	<"$tmp/tp.in" >"$tmp/testpmd.log" 2>&1 &
-tpid=$!
-exec 3>"$tmp/tp.in"
+vhost_peer_start "vfwd-mqtp-$$" 2 "$tmp/tp.in" "$tmp/testpmd.log" --rxq=2 --txq=2
 
 if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up; then
 	echo "# links not up"
