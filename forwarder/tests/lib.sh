@@ -103,6 +103,22 @@ ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
 ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
 links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
+# vhost_vfwd_start PREFIX QUEUES [PORT-OPTS]: vfwd with two net_virtio_user ports (servers on
+# $tmp/vh0.sock and vh1.sock, QUEUES queues, MACs 02:00:00:00:aa:00 and :01, PORT-OPTS such as
+# "num-rx-queues 2"), routing 198.18/16 back to port0's MAC through port1; its pid in $vpid.
+vhost_vfwd_start() {
+	local prefix=$1 q=$2
+	local -a po=()
+	[ -z "${3:-}" ] || po=(--port-opts "$3")
+	"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 \
+		--route1 198.18.0.0/16 --no-icmp-error
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+		--prefix "$prefix" --mbufs 8192 \
+		"${po[@]}" --virtio-user port0 "path=$tmp/vh0.sock,server=1,queues=$q,mac=02:00:00:00:aa:00" \
+		"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=$q,mac=02:00:00:00:aa:01"
+	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
+	vpid=$!
+}
 # vhost_peer_start PREFIX QUEUES FIFO LOG [TESTPMD-ARG...]: dpdk-testpmd as vfwd's vhost-user
 # peer on $tmp/vh0.sock and vh1.sock (QUEUES queues each; io forwarding back to vfwd's port
 # MACs), reading commands from the fifo FIFO (held open on fd 3), its pid in $tpid.

@@ -23,15 +23,7 @@ start_testpmd() { # log
 	vhost_peer_start "vfwd-tp-$$-$1" 1 "$tmp/tp.in.$1" "$tmp/testpmd-$1.log"
 }
 
-"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 --route1 198.18.0.0/16 \
-	--no-icmp-error
-po=()
-"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
-	--prefix "vfwd-vh-$$" --mbufs 8192 \
-	"${po[@]}" --virtio-user port0 "path=$tmp/vh0.sock,server=1,queues=1,mac=02:00:00:00:aa:00" \
-	"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=1,mac=02:00:00:00:aa:01"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-vpid=$!
+vhost_vfwd_start "vfwd-vh-$$" 1
 
 round() { # n: one testpmd session
 	local n=$1 want=$((64 * $1))

@@ -23,15 +23,7 @@ xstat() { # port name: from show hardware
 		$1 == p { cur = 1; next } $1 ~ /^port/ { cur = 0 } cur && $1 == x { print $2; exit }'
 }
 
-"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 --route1 198.18.0.0/16 \
-	--no-icmp-error
-po=(--port-opts "num-rx-queues 2")
-"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
-	--prefix "vfwd-mq-$$" --mbufs 8192 \
-	"${po[@]}" --virtio-user port0 "path=$tmp/vh0.sock,server=1,queues=2,mac=02:00:00:00:aa:00" \
-	"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=2,mac=02:00:00:00:aa:01"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-vpid=$!
+vhost_vfwd_start "vfwd-mq-$$" 2 "num-rx-queues 2"
 vhost_peer_start "vfwd-mqtp-$$" 2 "$tmp/tp.in" "$tmp/testpmd.log" --rxq=2 --txq=2
 
 if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up; then
