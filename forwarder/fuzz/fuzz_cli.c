@@ -7,16 +7,6 @@
 
 #include "fuzz_env.h"
 
-/* runs a command and throws away what it printed */
-static void
-fz_cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	cli_out_free(&out);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -10,6 +10,16 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
+/* Runs a command and throws away what it printed. */
+static inline void
+fz_cli(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	cli_out_free(&out);
+}
+
 static void
 fz_drain(void)
 {

@@ -11,15 +11,6 @@
 
 #include "fuzz_env.h"
 
-static void
-fz_cli(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	cli_out_free(&out);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -30,14 +30,9 @@ cleanup() {
 trap cleanup EXIT
 
 # ---- input: 1024 x 64-byte frames 198.18.0.1 -> 198.18.1.x ----
-python3 -c "
-import sys; sys.path.insert(0, '$here/tests')
-import pcaptool as t
-f = [t.eth(bytes.fromhex('027063617000'), t.SRC_MAC, 0x0800,  # net_pcap0's MAC
-           t.ip4([198, 18, 0, 1], [198, 18, 1, 1 + i % 250], 17, t.udp(1025, 12, 18)))
-     for i in range(1024)]
-t.write_pcap('$tmp/in.pcap', f)
-"
+"$top/build/peers/tools/pcaptool" gen "$tmp/in.pcap" --count 1024 --size 60 \
+	--dst-mac 02:70:63:61:70:00 --src-mac 02:00:00:00:00:02 --src-ip 198.18.0.1 \
+	--dst-ip 198.18.1.1 --dst-ips 250
 eal_common=(--no-huge -m 1024 --no-pci "--log-level=*:warning")
 pcap_rx="net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1"
 null_tx="net_null0,no-rx=1"
@@ -98,12 +93,8 @@ wait_telemetry() { # PREFIX: until the process answers on its telemetry socket (
 
 run_vfwd() { # example(0|1) [build] -> "mpps e i l r x core_mpps wk_share main_share"
 	local b=${2:-$build}
-	cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 198.18.1.0/24 via 10.0.1.2 port1
-CLI
+	"$top/tests/lib/vfwd-conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 \
+		--route1 198.18.1.0/24
 	if [ "$1" = 1 ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
 	fi

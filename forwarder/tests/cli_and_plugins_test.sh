@@ -20,28 +20,12 @@ check() { # name command...
 }
 
 write_conf() { # plugin-path
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-cli-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-plugins { path $1 }
-CONF
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-cli-$$" --mbufs 2048 \
+		--null port0 --null port1 --plugins "$1"
 }
 
 write_conf "$build/plugins"
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts_with_null_ports
-	echo "1..$n_tap"
-	exit 1
-fi
+vfwd_start_or_bail vfwd_starts_with_null_ports
 tap ok vfwd_starts_with_null_ports
 
 check cli_socket_is_mode_0600 test "$(stat -c %a "$tmp/cli.sock")" = 600

@@ -10,25 +10,9 @@ vfwd_test_setup "vfwd-sock-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 state() { ctl show ip fib; ctl show ip neighbors; ctl show features; }
 
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-sock-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-plugins { path $build/plugins }
-CONF
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-sock-$$" --mbufs 2048 \
+	--null port0 --null port1 --plugins "$build/plugins"
+vfwd_start_or_bail
 ctl set interface ip address port1 10.0.1.1/24 >/dev/null
 ctl ip route add 48.0.0.0/8 via 10.0.1.2 port1 >/dev/null
 

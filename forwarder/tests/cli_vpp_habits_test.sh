@@ -21,24 +21,9 @@ has() { # pattern command... : the command succeeds and prints the pattern
 	o=$(ctl "$@" 2>&1) && grep -Eq -- "$re" <<<"$o"
 }
 
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-vppcli-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-CONF
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-vppcli-$$" --mbufs 2048 \
+	--null port0 --null port1
+vfwd_start_or_bail
 ctl set int ip addr port0 10.0.0.1/24
 ctl set interface ip address port1 10.0.1.1/24
 ctl ip route add 48.0.0.0/8 via 10.0.1.2 port1

@@ -5,7 +5,9 @@
  * thread. Frames enqueued on env_rx[p] arrive on port p; what port p sends
  * lands on env_tx[p]. Both ports are routed: port0 10.0.0.1/24, port1
  * 10.0.1.1/24 with the neighbor 10.0.1.2 (02:00:00:00:01:02) behind it; each
- * user adds its own routes and features with env_cli_all().
+ * user adds its own routes and features (graph_env_conf.cfg, or env_cli_all()).
+ * graph_test_main() is the main() of a C test on this set-up: one TAP line per test
+ * function, the plan, and "not ok 1 - setup" when the set-up fails.
  */
 #ifndef VFWD_GRAPH_ENV_H
 #define VFWD_GRAPH_ENV_H
@@ -15,14 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <rte_arp.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
 #include "vfwd_int.h"
+#include "test_util.h"
 
 struct graph_env_conf {
 	const char *name;   /* argv[0] of the EAL and the stem of its file prefix */
@@ -34,7 +39,10 @@ struct graph_env_conf {
 	 * queues instead of a net_ring port (env_rx[0] is then unused); NULL: net_ring */
 	const char *port0_vdev;
 	uint16_t port0_rxq;
-	const char *mem_mb; /* EAL -m; NULL: 256 */
+	const char *mem_mb;	  /* EAL -m; NULL: 256 */
+	void (*before_cfg)(void); /* called after the set-up, before cfg (or NULL) */
+	const char *const *cfg;	  /* CLI lines run after the common addresses */
+	unsigned n_cfg;
 };
 
 static struct rte_ring *env_rx[2], *env_tx[2];
@@ -66,6 +74,101 @@ env_cli(const char *line)
 	}
 	cli_out_free(&out);
 	return rc;
+}
+
+/* What a CLI command printed, NUL-terminated (the caller frees it). */
+static inline char *
+cli_output(const char *line)
+{
+	struct vfwd_cli_out out = {0};
+
+	cli_execute(line, &out);
+	vfwd_cli_printf(&out, "%c", '\0');
+	return out.buf;
+}
+
+/* 1 when each of n CLI lines is refused (its output starts "error: "); each one that is not
+ * is printed with what it answered. */
+static inline int
+cli_all_refused(const char *const *lines, unsigned n)
+{
+	int ok = 1;
+
+	for (unsigned i = 0; i < n; i++) {
+		char *o = cli_output(lines[i]);
+
+		CHECK(strncmp(o, "error: ", 7) == 0, "'%s' answered: %s", lines[i], o);
+		free(o);
+	}
+	return ok;
+}
+
+/* Four walks of worker 0's graph, then the control thread's punt queues (ARP, ND). */
+static inline void
+walk(void)
+{
+	for (int i = 0; i < 4; i++)
+		rte_graph_walk(vfwd.graph[0]);
+	fib_punt_poll();
+	fib6_punt_poll();
+}
+
+/* A 60-byte Ethernet/IPv4 frame from src to dst (MACs: NULL for zeros), ttl, proto and
+ * the IP id given, 26 bytes of zero payload, its header checksum set. */
+static inline struct rte_mbuf *
+env_ip4(const struct rte_ether_addr *dst_mac, const struct rte_ether_addr *src_mac, uint32_t src,
+	uint32_t dst, uint8_t ttl, uint8_t proto, uint16_t id)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+
+	if (m == NULL)
+		return NULL;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	memset(eth, 0, 60);
+	if (dst_mac != NULL)
+		eth->dst_addr = *dst_mac;
+	if (src_mac != NULL)
+		eth->src_addr = *src_mac;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = 0x45;
+	ip->total_length = RTE_BE16(46);
+	ip->packet_id = rte_cpu_to_be_16(id);
+	ip->time_to_live = ttl;
+	ip->next_proto_id = proto;
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return m;
+}
+
+/* A 60-byte ARP frame: op from sha/sip to dst, asking for or answering tip (tha: NULL for
+ * zeros). */
+static inline struct rte_mbuf *
+env_arp(uint16_t op, const struct rte_ether_addr *dst, const struct rte_ether_addr *sha,
+	uint32_t sip, const struct rte_ether_addr *tha, uint32_t tip)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
+	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+
+	memset(eth, 0, 60);
+	eth->dst_addr = *dst;
+	eth->src_addr = *sha;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = 6;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(op);
+	arp->arp_data.arp_sha = *sha;
+	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	if (tha != NULL)
+		arp->arp_data.arp_tha = *tha;
+	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
+	return m;
 }
 
 /* Runs each of n CLI commands; stops at the first that fails. */
@@ -174,7 +277,36 @@ graph_env_setup(const struct graph_env_conf *conf)
 		printf("# %s\n", err);
 		return -1;
 	}
-	return env_cli_all(common, RTE_DIM(common));
+	if (env_cli_all(common, RTE_DIM(common)) < 0)
+		return -1;
+	if (conf->before_cfg != NULL)
+		conf->before_cfg();
+	return conf->cfg != NULL ? env_cli_all(conf->cfg, conf->n_cfg) : 0;
+}
+
+/* One test function of a C test: returns 1 when every CHECK held. */
+struct graph_test {
+	const char *name;
+	int (*fn)(void);
+};
+/* clang-format off */
+#define GRAPH_TEST(f) {#f, f}
+/* clang-format on */
+
+/* The main() of a C test: the set-up, each test as one TAP line, the plan; the exit
+ * status. */
+static inline int
+graph_test_main(const struct graph_env_conf *conf, const struct graph_test *tests, unsigned n)
+{
+	if (graph_env_setup(conf) < 0) {
+		printf("not ok 1 - setup\n1..1\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		tap_result(tests[i].fn(), tests[i].name);
+	printf("1..%d\n", tap_n);
+	rte_eal_cleanup();
+	return tap_failed ? 1 : 0;
 }
 
 #endif

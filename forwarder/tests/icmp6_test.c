@@ -109,54 +109,57 @@ answered(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word)
 	return ok;
 }
 
+/* ICMPv6 errors sent so far, of every type. */
+static uint64_t
+errors_sent(void)
+{
+	return err_get("ip6-icmp-error", "hop limit exceeded response sent") +
+	       err_get("ip6-icmp-error", "destination unreachable response sent") +
+	       err_get("ip6-icmp-error", "packet too big response sent");
+}
+
 /* Sends m; nothing may leave, and node/reason is counted once. */
 static int
 silent(struct rte_mbuf *m, const char *node, const char *reason)
 {
-	uint64_t sent = err_get("ip6-icmp-error", "hop limit exceeded response sent") +
-			err_get("ip6-icmp-error", "destination unreachable response sent") +
-			err_get("ip6-icmp-error", "packet too big response sent");
+	uint64_t sent = errors_sent();
 	int ok = dropped_under(m, node, reason);
 
-	CHECK(err_get("ip6-icmp-error", "hop limit exceeded response sent") +
-			      err_get("ip6-icmp-error", "destination unreachable response sent") +
-			      err_get("ip6-icmp-error", "packet too big response sent") ==
-		      sent,
-	      "an error was counted as sent");
+	CHECK(errors_sent() == sent, "an error was counted as sent");
+	return ok;
+}
+
+/* answered(), and the error counted once more under reason. */
+static int
+answered_and_counted(struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t word,
+		     const char *reason)
+{
+	uint64_t before = err_get("ip6-icmp-error", reason);
+	int ok = answered(m, type, code, word);
+
+	CHECK(err_get("ip6-icmp-error", reason) == before + 1, "not counted");
 	return ok;
 }
 
 static int
 hop_limit_1_gets_time_exceeded(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "hop limit exceeded response sent");
-	int ok = answered(pkt6(host6, far6, 17, 0, 26, 1), 3, 0, 0);
-
-	CHECK(err_get("ip6-icmp-error", "hop limit exceeded response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, far6, 17, 0, 26, 1), 3, 0, 0,
+				    "hop limit exceeded response sent");
 }
 
 static int
 no_route_gets_destination_unreachable(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "destination unreachable response sent");
-	int ok = answered(pkt6(host6, none6, 17, 0, 100, 64), 1, 0, 0);
-
-	CHECK(err_get("ip6-icmp-error", "destination unreachable response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, none6, 17, 0, 100, 64), 1, 0, 0,
+				    "destination unreachable response sent");
 }
 
 static int
 over_the_mtu_gets_packet_too_big_with_the_mtu_and_a_1280_byte_quote(void)
 {
-	uint64_t before = err_get("ip6-icmp-error", "packet too big response sent");
-	int ok = answered(pkt6(host6, far6, 17, 0, 1400, 64), 2, 0, 1280);
-
-	CHECK(err_get("ip6-icmp-error", "packet too big response sent") == before + 1,
-	      "not counted");
-	return ok;
+	return answered_and_counted(pkt6(host6, far6, 17, 0, 1400, 64), 2, 0, 1280,
+				    "packet too big response sent");
 }
 
 static int
@@ -229,40 +232,34 @@ icmp_error_disable_turns_icmp6_errors_off(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {.name = "icmp6-test", .n_mbufs = 4096, .n_workers = 1};
-	static const char *const cfg[] = {
-		"set interface ip address port0 2001:db8::1/64",
-		"set interface ip address port1 2001:db8:ff::1/64",
-		"set ip neighbor port0 2001:db8::2 02:00:00:00:00:02",
-		"set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02",
-		"ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1",
-		"set interface mtu packet 1280 port1",
-		"set ip icmp-error enable",
-	};
+static const char *const cfg[] = {
+	"set interface ip address port0 2001:db8::1/64",
+	"set interface ip address port1 2001:db8:ff::1/64",
+	"set ip neighbor port0 2001:db8::2 02:00:00:00:00:02",
+	"set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02",
+	"ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1",
+	"set interface mtu packet 1280 port1",
+	"set ip icmp-error enable",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(hop_limit_1_gets_time_exceeded),
+	GRAPH_TEST(no_route_gets_destination_unreachable),
+	GRAPH_TEST(over_the_mtu_gets_packet_too_big_with_the_mtu_and_a_1280_byte_quote),
+	GRAPH_TEST(echo_request_with_hop_limit_1_is_answered_an_icmp6_error_is_not),
+	GRAPH_TEST(unspecified_source_and_multicast_destination_get_no_error),
+	GRAPH_TEST(icmp_error_disable_turns_icmp6_errors_off),
+	GRAPH_TEST(errors_are_rate_limited),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(hop_limit_1_gets_time_exceeded);
-	TEST(no_route_gets_destination_unreachable);
-	TEST(over_the_mtu_gets_packet_too_big_with_the_mtu_and_a_1280_byte_quote);
-	TEST(echo_request_with_hop_limit_1_is_answered_an_icmp6_error_is_not);
-	TEST(unspecified_source_and_multicast_destination_get_no_error);
-	TEST(icmp_error_disable_turns_icmp6_errors_off);
-	TEST(errors_are_rate_limited);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {.name = "icmp6-test",
+					    .n_mbufs = 4096,
+					    .n_workers = 1,
+					    .cfg = cfg,
+					    .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }

@@ -214,37 +214,31 @@ echo_request_to_each_router_address_gets_an_echo_reply(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {.name = "icmp-test", .n_mbufs = 8192, .n_workers = 1};
-	static const char *const cfg[] = {
-		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
-	};
+static const char *const cfg[] = {
+	"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	"set ip neighbor port0 10.0.0.2 02:00:00:00:00:02",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(icmp_errors_are_on_by_default),
+	GRAPH_TEST(ttl_expired_packet_gets_time_exceeded_quoting_it),
+	GRAPH_TEST(long_packet_is_quoted_up_to_576_bytes),
+	GRAPH_TEST(no_route_gets_net_unreachable),
+	GRAPH_TEST(df_packet_over_the_mtu_gets_fragmentation_needed_with_the_mtu),
+	GRAPH_TEST(no_icmp_error_about_an_icmp_error_or_a_later_fragment),
+	GRAPH_TEST(icmp_errors_are_rate_limited),
+	GRAPH_TEST(cli_switch_turns_icmp_errors_off_and_on),
+	GRAPH_TEST(echo_request_to_each_router_address_gets_an_echo_reply),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(icmp_errors_are_on_by_default);
-	TEST(ttl_expired_packet_gets_time_exceeded_quoting_it);
-	TEST(long_packet_is_quoted_up_to_576_bytes);
-	TEST(no_route_gets_net_unreachable);
-	TEST(df_packet_over_the_mtu_gets_fragmentation_needed_with_the_mtu);
-	TEST(no_icmp_error_about_an_icmp_error_or_a_later_fragment);
-	TEST(icmp_errors_are_rate_limited);
-	TEST(cli_switch_turns_icmp_errors_off_and_on);
-	TEST(echo_request_to_each_router_address_gets_an_echo_reply);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {.name = "icmp-test",
+					    .n_mbufs = 8192,
+					    .n_workers = 1,
+					    .cfg = cfg,
+					    .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# IPv6 through real DPDK ports (net_pcap), with frames built by pcaptool.py
+# IPv6 through real DPDK ports (net_pcap), with frames built by pcaptool (peers/tools)
 # (stdlib struct, independently of vfwd): good UDP of six sizes leaves port1
 # byte for byte as RFC 8200 routing makes it (hop limit - 1, new MACs); hop
 # limit 1, version != 6, payload length past the frame, multicast, loopback
@@ -11,34 +11,20 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vfwd_test_setup "vfwd-ip6-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
-err_count() { # node reason
-	ctl show errors | awk -v n="$1" -v r="$2" '
-		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
-}
 rx0() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
 rx_all() { [ "$(rx0)" -ge "$(count in)" ]; }
 mac0=02:70:63:61:70:00
 mac1=02:70:63:61:70:01
 
-python3 "$here/pcaptool.py" gen6 "$tmp" "$mac0" "$mac1"
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 2001:db8::1/64
-set interface ip address port1 2001:db8:ff::1/64
-set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02
-set ip neighbor port0 2001:db8::3 02:00:00:00:00:03
-ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1
-CLI
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-ip6-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-CONF
+"$pcaptool" vfwd-ip6 "$tmp" "$mac0" "$mac1"
+"$vfwd_conf" setup "$tmp/setup.cli" --line "set interface ip address port0 2001:db8::1/64" \
+	--line "set interface ip address port1 2001:db8:ff::1/64" \
+	--line "set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02" \
+	--line "set ip neighbor port0 2001:db8::3 02:00:00:00:00:03" \
+	--line "ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1"
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+	--prefix "vfwd-ip6-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
+	--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 "$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
 pid=$!
 if ! wait_for ctl show version || ! wait_for rx_all; then
@@ -55,17 +41,10 @@ else
 	tap fail port1_has_the_expected_pcap_mac
 fi
 ctl show errors | sed 's/^/# /'
-for r in "hlim|ip6-rewrite|ip6 hop limit <= 1" "version|ip6-input|ip6 version != 6" \
+counted_under_reasons "ip6_%s_packets_are_dropped_and_counted" \
+	"hlim|ip6-rewrite|ip6 hop limit <= 1" "version|ip6-input|ip6 version != 6" \
 	"length|ip6-input|ip6 length > l2 length" "mcast|ip6-input|ip6 multicast not forwarded" \
-	"msrc|ip6-input|ip6 martian source address" "mdst|ip6-input|ip6 martian destination address"; do
-	IFS='|' read -r class node text <<<"$r"
-	got=$(err_count "$node" "$text")
-	if [ "${got:-0}" = "$(count "$class")" ]; then
-		tap ok "ip6_${class}_packets_are_dropped_and_counted"
-	else
-		tap fail "ip6_${class}_packets_are_dropped_and_counted (got ${got:-0}, want $(count "$class"))"
-	fi
-done
+	"msrc|ip6-input|ip6 martian source address" "mdst|ip6-input|ip6 martian destination address"
 if ctl show ip6 neighbors | grep -Eq "^port0 +2001:db8::2 +02:00:00:00:00:02 +[0-9]+s +D$"; then
 	tap ok soliciting_host_is_learned_as_a_neighbor
 else
@@ -79,12 +58,12 @@ else
 fi
 kill_wait "$pid"
 pid=""
-if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+if "$pcaptool" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
 	tap ok "ip6_udp_leaves_port1_byte_exact ($(count good) packets)"
 else
 	tap fail ip6_udp_leaves_port1_byte_exact
 fi
-if python3 "$here/pcaptool.py" check-nd6 "$tmp/out0.pcap" "$mac0"; then
+if "$pcaptool" check-nd6 "$tmp/out0.pcap" "$mac0"; then
 	tap ok neighbor_solicitation_gets_an_advertisement_and_echo_a_reply
 else
 	tap fail neighbor_solicitation_gets_an_advertisement_and_echo_a_reply

@@ -7,17 +7,17 @@ build=${VFWD_BUILD:-$top/build/vfwd/default}
 testbin=${VFWD_TESTBIN:-$top/build/vfwd-tests}
 vfwd=$build/bin/vfwd
 vfwdctl=$build/bin/vfwdctl
-n_tap=0
-failed=0
+# the one pcap tool of the tree (peers/tools; `make -C forwarder check` builds it)
+pcaptool=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
+# the one writer of startup.conf and setup.cli (tests/lib/vfwd-conf)
+vfwd_conf=$top/tests/lib/vfwd-conf
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_alias n_tap failed # the tests' names for TAP_N and TAP_FAILED
+: "${n_tap:=0}" "${failed:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 
 tap() { # ok|fail name
-	n_tap=$((n_tap + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n_tap - $2"
-	else
-		echo "not ok $n_tap - $2"
-		failed=1
-	fi
+	if [ "$1" = ok ]; then tap_ok "$2"; else tap_not_ok "$2"; fi
 }
 
 # wait_for CMD... : retry for up to 20 s
@@ -66,4 +66,100 @@ vfwd_test_cleanup() {
 	if [ -n "$pid" ]; then kill_wait "$pid"; fi
 	dpdk_runtime_cleanup "${vfwd_test_prefixes[@]}"
 	rm -rf "$tmp"
+}
+
+# vfwd_start_or_bail [TAP-NAME]: vfwd on $tmp/startup.conf in the background (its log in
+# $tmp/vfwd.log, its pid in $pid), waited for until its CLI ($tmp/cli.sock) answers; if it
+# does not: its log as TAP comments, "not ok - TAP-NAME" (vfwd_starts), the plan, exit 1.
+vfwd_start_or_bail() {
+	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
+	pid=$!
+	if ! wait_for "$vfwdctl" -s "$tmp/cli.sock" show version; then
+		sed 's/^/# /' "$tmp/vfwd.log"
+		tap fail "${1:-vfwd_starts}"
+		echo "1..$n_tap"
+		exit 1
+	fi
+}
+
+# vhost_test_setup PREFIX...: the set-up of a test of vfwd (its pid in $vpid) against a
+# testpmd peer (its pid in $tpid, its stdin on fd 3): $tmp, and an EXIT trap that stops both,
+# closes fd 3, removes the DPDK runtime folders of the given prefixes and (unless KEEP is
+# set) $tmp. The helpers below read vfwd's CLI on $tmp/cli.sock.
+vhost_test_setup() {
+	vhost_test_prefixes=("$@")
+	tmp=$(mktemp -d)
+	vpid="" tpid=""
+	trap vhost_test_cleanup EXIT
+}
+vhost_test_cleanup() {
+	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
+	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
+	exec 3>&- || true
+	dpdk_runtime_cleanup "${vhost_test_prefixes[@]}"
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
+ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
+ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
+links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
+# vhost_vfwd_start PREFIX QUEUES [PORT-OPTS]: vfwd with two net_virtio_user ports (servers on
+# $tmp/vh0.sock and vh1.sock, QUEUES queues, MACs 02:00:00:00:aa:00 and :01, PORT-OPTS such as
+# "num-rx-queues 2"), routing 198.18/16 back to port0's MAC through port1; its pid in $vpid.
+vhost_vfwd_start() {
+	local prefix=$1 q=$2
+	local -a po=()
+	[ -z "${3:-}" ] || po=(--port-opts "$3")
+	"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:aa:00 \
+		--route1 198.18.0.0/16 --no-icmp-error
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+		--prefix "$prefix" --mbufs 8192 \
+		"${po[@]}" --virtio-user port0 "path=$tmp/vh0.sock,server=1,queues=$q,mac=02:00:00:00:aa:00" \
+		"${po[@]}" --virtio-user port1 "path=$tmp/vh1.sock,server=1,queues=$q,mac=02:00:00:00:aa:01"
+	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
+	vpid=$!
+}
+# vhost_peer_start PREFIX QUEUES FIFO LOG [TESTPMD-ARG...]: dpdk-testpmd as vfwd's vhost-user
+# peer on $tmp/vh0.sock and vh1.sock (QUEUES queues each; io forwarding back to vfwd's port
+# MACs), reading commands from the fifo FIFO (held open on fd 3), its pid in $tpid.
+vhost_peer_start() {
+	local prefix=$1 q=$2 fifo=$3 log=$4
+	shift 4
+	mkfifo "$fifo"
+	dpdk-testpmd -l 0,1 --no-huge -m 256 --file-prefix "$prefix" --no-pci \
+		--log-level='*:warning' \
+		--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=$q,client=1" \
+		--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=$q,client=1" \
+		-- -i --forward-mode=io --nb-cores=1 "$@" --total-num-mbufs=4096 \
+		--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
+		<"$fifo" >"$log" 2>&1 &
+	tpid=$!
+	exec 3>"$fifo"
+}
+
+# count CLASS: CLASS's line in $tmp/counts.txt (what pcaptool wrote); err_count NODE REASON:
+# vfwd's counter of that error (show errors).
+count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
+err_count() {
+	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
+		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
+}
+
+# counted_under_reasons NAME-FORMAT CLASS|NODE|REASON...: one TAP line per reason, ok when
+# vfwd counted NODE/REASON as often as counts.txt has frames of CLASS (%s in NAME-FORMAT is
+# the class).
+counted_under_reasons() {
+	local fmt=$1 r class node text got name
+	shift
+	for r in "$@"; do
+		IFS='|' read -r class node text <<<"$r"
+		got=$(err_count "$node" "$text")
+		# shellcheck disable=SC2059 # the format is the caller's
+		name=$(printf "$fmt" "$class")
+		if [ "${got:-0}" = "$(count "$class")" ]; then
+			tap ok "$name"
+		else
+			tap fail "$name (got ${got:-0}, want $(count "$class"))"
+		fi
+	done
 }

@@ -16,15 +16,9 @@ for v in default interposable bsymbolic; do
 done
 [ "$failed" = 0 ] || { echo "1..$n_tap"; exit 1; }
 
-python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-set ip icmp-error disable
-set interface feature port0 example arc ip4-unicast
-CLI
+"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00
+"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8 --no-icmp-error \
+	--feature port0 example
 want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")
 for v in default interposable bsymbolic; do
 	b=$root/$v
@@ -32,16 +26,9 @@ for v in default interposable bsymbolic; do
 		[ "$("$b/bin/vfwdctl" -s "$tmp/cli.sock" show interfaces |
 			awk '$1 == "port0" { print $NF; exit }')" = "$want" ]
 	}
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-var-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0-$v.pcap { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1-$v.pcap { name port1 }
-}
-CONF
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+		--prefix "vfwd-var-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0-$v.pcap" \
+		--pcap port1 "$tmp/empty.pcap" "$tmp/out1-$v.pcap"
 	"$b/bin/vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$v.log" 2>&1 &
 	pid=$!
 	if wait_for test -S "$tmp/cli.sock" && wait_for rx_done; then
@@ -62,8 +49,8 @@ CONF
 	rm -f "$tmp/cli.sock"
 done
 for v in interposable bsymbolic; do
-	if [ "$(python3 "$here/pcaptool.py" count "$tmp/out1-default.pcap")" -gt 0 ] &&
-		python3 "$here/pcaptool.py" cmp "$tmp/out1-default.pcap" "$tmp/out1-$v.pcap" &&
+	if [ "$("$pcaptool" count "$tmp/out1-default.pcap")" -gt 0 ] &&
+		"$pcaptool" cmp "$tmp/out1-default.pcap" "$tmp/out1-$v.pcap" &&
 		diff -q "$tmp/errors-default.txt" "$tmp/errors-$v.txt" >/dev/null; then
 		tap ok "variant_${v}_output_and_counters_equal_default"
 	else

@@ -172,23 +172,7 @@ default_route_forwards_unmatched_destinations_but_no_martians(void)
 static struct rte_mbuf *
 pkt6(const uint8_t *dst)
 {
-	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
-
-	memset(f, 0, 14 + 40 + 16);
-	memcpy(f, &vfwd.ports[0].mac, 6);
-	memcpy(f + 6, &host_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 16;
-	f[20] = 17;
-	f[21] = 64;
-	memcpy(f + 22, src, 16);
-	memcpy(f + 38, dst, 16);
-	m->port = vfwd.ports[0].port_id;
-	return m;
+	return pkt6_to(dst);
 }
 
 static uint16_t
@@ -216,8 +200,6 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	static const uint8_t nh_mac[6] = {0x02, 0, 0, 0, 0x77, 0x77};
 	struct rte_mbuf *out[8], *na;
 	unsigned n;
-	uint8_t *f;
-	uint16_t c;
 	int ok = 1;
 
 	CHECK(env_cli("set interface ip address port0 2001:db8::1/64") == 0, "ip6 port0");
@@ -242,29 +224,7 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	rte_pktmbuf_free_bulk(out, n);
 	drain_free();
 	/* the advertisement: 2001:db8:ff::7 -> 2001:db8:ff::1, S+O, target link-layer option */
-	na = rte_pktmbuf_alloc(vfwd.pool);
-	f = (uint8_t *)rte_pktmbuf_append(na, 14 + 40 + 32);
-	memset(f, 0, 14 + 40 + 32);
-	memcpy(f, &vfwd.ports[1].mac, 6);
-	memcpy(f + 6, nh_mac, 6);
-	f[12] = 0x86;
-	f[13] = 0xdd;
-	f[14] = 0x60;
-	f[19] = 32;
-	f[20] = 58;
-	f[21] = 255;
-	memcpy(f + 22, nh, 16);
-	memcpy(f + 38, vfwd.ports[1].ip6, 16);
-	f[54] = 136;
-	f[58] = 0x60;
-	memcpy(f + 62, nh, 16);
-	f[78] = 2;
-	f[79] = 1;
-	memcpy(f + 80, nh_mac, 6);
-	c = csum6(f + 14);
-	f[56] = (uint8_t)(c >> 8);
-	f[57] = (uint8_t)c;
-	na->port = vfwd.ports[1].port_id;
+	na = na6_from(nh, nh_mac);
 	inject(na);
 	walk();
 	walk();
@@ -288,35 +248,28 @@ unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement(void)
 	return ok;
 }
 
-static int
-setup(void)
-{
-	const struct graph_env_conf conf = {.name = "nexthop-test", .n_mbufs = 8192,
-					    .n_workers = 1};
-	static const char *const cfg[] = {
-		"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
-		"set ip icmp-error disable",
-	};
+static const char *const cfg[] = {
+	"ip route add 48.0.0.0/8 via 10.0.1.2 port1",
+	"set ip icmp-error disable",
+};
 
-	if (graph_env_setup(&conf) < 0)
-		return -1;
-	return env_cli_all(cfg, RTE_DIM(cfg));
-}
+static const struct graph_test tests[] = {
+	GRAPH_TEST(unresolved_next_hop_gets_one_arp_request_and_its_packets_wait),
+	GRAPH_TEST(destination_on_a_connected_subnet_is_gleaned),
+	GRAPH_TEST(requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not),
+	GRAPH_TEST(at_most_64_packets_wait_and_none_longer_than_a_second),
+	GRAPH_TEST(default_route_forwards_unmatched_destinations_but_no_martians),
+	GRAPH_TEST(unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement),
+};
 
 int
 main(void)
 {
-	if (setup() < 0) {
-		printf("not ok 1 - setup\n1..1\n");
-		return 1;
-	}
-	TEST(unresolved_next_hop_gets_one_arp_request_and_its_packets_wait);
-	TEST(destination_on_a_connected_subnet_is_gleaned);
-	TEST(requested_next_hop_outside_the_subnet_is_learned_unsolicited_one_is_not);
-	TEST(at_most_64_packets_wait_and_none_longer_than_a_second);
-	TEST(default_route_forwards_unmatched_destinations_but_no_martians);
-	TEST(unresolved_ip6_next_hop_is_solicited_and_learned_from_its_advertisement);
-	printf("1..%d\n", tap_n);
-	rte_eal_cleanup();
-	return tap_failed ? 1 : 0;
+	const struct graph_env_conf conf = {.name = "nexthop-test",
+					    .n_mbufs = 8192,
+					    .n_workers = 1,
+					    .cfg = cfg,
+					    .n_cfg = RTE_DIM(cfg)};
+
+	return graph_test_main(&conf, tests, RTE_DIM(tests));
 }

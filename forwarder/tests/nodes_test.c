@@ -21,49 +21,13 @@
 
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 
-static void
-walk(void)
-{
-	for (int i = 0; i < 4; i++)
-		rte_graph_walk(vfwd.graph[0]);
-	fib_punt_poll();
-}
-
-static char *
-cli_output(const char *line)
-{
-	struct vfwd_cli_out out = {0};
-
-	cli_execute(line, &out);
-	vfwd_cli_printf(&out, "%c", '\0');
-	return out.buf;
-}
-
 /* Ether(02:..:01 -> port0) / IPv4(16.0.0.1 -> dst, ttl) / UDP or ICMP, 64-byte frame */
 static struct rte_mbuf *
 pkt_ip4(uint32_t dst, uint8_t ttl, uint8_t proto)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth;
-	struct rte_ipv4_hdr *ip;
+	static const struct rte_ether_addr host = {{0x02, 0, 0, 0, 0, 0x02}};
 
-	if (m == NULL)
-		return NULL;
-	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	memset(eth, 0, 60);
-	eth->dst_addr = vfwd.ports[0].mac;
-	eth->src_addr = (struct rte_ether_addr){{0x02, 0, 0, 0, 0, 0x02}};
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip = (struct rte_ipv4_hdr *)(eth + 1);
-	ip->version_ihl = 0x45;
-	ip->total_length = RTE_BE16(46);
-	ip->packet_id = RTE_BE16(7);
-	ip->time_to_live = ttl;
-	ip->next_proto_id = proto;
-	ip->src_addr = RTE_BE32(RTE_IPV4(16, 0, 0, 1));
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	return m;
+	return env_ip4(&vfwd.ports[0].mac, &host, RTE_IPV4(16, 0, 0, 1), dst, ttl, proto, 7);
 }
 
 static struct rte_ipv4_hdr *
@@ -304,23 +268,9 @@ packet_to_interface_address_is_not_forwarded(void)
 static struct rte_mbuf *
 pkt_arp(uint16_t op, uint32_t sip, uint32_t tip, const struct rte_ether_addr *sha)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
 
-	memset(eth, 0, 60);
-	memset(&eth->dst_addr, 0xff, 6);
-	eth->src_addr = *sha;
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = 6;
-	arp->arp_plen = 4;
-	arp->arp_opcode = rte_cpu_to_be_16(op);
-	arp->arp_data.arp_sha = *sha;
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
-	return m;
+	return env_arp(op, &bcast, sha, sip, NULL, tip);
 }
 
 static int

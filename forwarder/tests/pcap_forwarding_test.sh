@@ -8,11 +8,6 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vfwd_test_setup "vfwd-pcap-$$"
 
-count() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/counts.txt"; }
-err_count() { # node reason
-	"$vfwdctl" -s "$tmp/cli.sock" show errors | awk -v n="$1" -v r="$2" '
-		{ c = $1; node = $2; $1 = ""; $2 = ""; sub(/^  */, ""); if (node == n && $0 == r) print c }'
-}
 rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
 rx_packets() {
 	"$vfwdctl" -s "$tmp/cli.sock" show interfaces | awk '$1 == "port0" { print $NF; exit }'
@@ -21,28 +16,14 @@ rx_packets() {
 run() { # name [--example]
 	local name=$1 example=${2:-} want got mac
 	rm -f "$tmp"/out*.pcap "$tmp/expect1.pcap"
-	cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-set ip icmp-error disable
-CLI
+	"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8 --no-icmp-error
 	if [ -n "$example" ]; then
 		echo "set interface feature port0 example arc ip4-unicast" >>"$tmp/setup.cli"
 	fi
-	python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00 ${example:+"$example"}
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-pcap-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-plugins { path $build/plugins }
-CONF
+	"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00 ${example:+"$example"}
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" \
+		--prefix "vfwd-pcap-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
+		--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap" --plugins "$build/plugins"
 	"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$name.log" 2>&1 &
 	pid=$!
 	want=$(count in)
@@ -54,18 +35,18 @@ CONF
 	fi
 	sleep 0.5
 	mac=$("$vfwdctl" -s "$tmp/cli.sock" show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
-	python3 "$here/pcaptool.py" gen "$tmp" "$mac" ${example:+"$example"}
+	"$pcaptool" vfwd-mixed "$tmp" "$mac" ${example:+"$example"}
 	"$vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$name.txt"
 	sed 's/^/# /' "$tmp/errors-$name.txt"
 	check_counts "$name" "$example"
 	kill_wait "$pid"
 	pid=""
-	if python3 "$here/pcaptool.py" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
+	if "$pcaptool" cmp "$tmp/out1.pcap" "$tmp/expect1.pcap"; then
 		tap ok "${name}_port1_emits_exactly_the_expected_packets"
 	else
 		tap fail "${name}_port1_emits_exactly_the_expected_packets"
 	fi
-	got=$(python3 "$here/pcaptool.py" count "$tmp/out0.pcap")
+	got=$("$pcaptool" count "$tmp/out0.pcap")
 	if [ "$got" = "$(count arp)" ] && tcpdump -nr "$tmp/out0.pcap" 2>/dev/null |
 		grep -q "Reply 10.0.0.1 is-at"; then
 		tap ok "${name}_arp_requests_are_answered_on_port0"

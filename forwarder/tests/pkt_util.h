@@ -19,23 +19,36 @@
 static const struct rte_ether_addr nbr1_mac = {{0x02, 0, 0, 0, 0x01, 0x02}};
 static const struct rte_ether_addr host_mac = {{0x02, 0, 0, 0, 0, 0x02}};
 
-static void
-walk(void)
+/* Ethernet (dst, src) and IPv6 headers (payload length plen, next header nh, hop limit
+ * hlim) at f, the plen bytes after them zeroed. */
+static inline void
+eth_ip6(uint8_t *f, const void *dst_mac, const void *src_mac, uint8_t plen, uint8_t nh,
+	uint8_t hlim, const uint8_t *src, const uint8_t *dst)
 {
-	for (int i = 0; i < 4; i++)
-		rte_graph_walk(vfwd.graph[0]);
-	fib_punt_poll();
-	fib6_punt_poll();
+	memset(f, 0, 14 + 40 + plen);
+	memcpy(f, dst_mac, 6);
+	memcpy(f + 6, src_mac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[19] = plen;
+	f[20] = nh;
+	f[21] = hlim;
+	memcpy(f + 22, src, 16);
+	memcpy(f + 38, dst, 16);
 }
 
-static char *
-cli_output(const char *line)
+/* Ether(host -> port0) / IPv6(2001:db8::2 -> dst, hop limit 64) / 16 bytes of UDP. */
+static inline struct rte_mbuf *
+pkt6_to(const uint8_t *dst)
 {
-	struct vfwd_cli_out out = {0};
+	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 16);
 
-	cli_execute(line, &out);
-	vfwd_cli_printf(&out, "%c", '\0');
-	return out.buf;
+	eth_ip6(f, &vfwd.ports[0].mac, &host_mac, 16, 17, 64, src, dst);
+	m->port = vfwd.ports[0].port_id;
+	return m;
 }
 
 static uint16_t
@@ -49,6 +62,35 @@ ip_csum(const void *h, unsigned len)
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
 	return (uint16_t)~s;
+}
+
+/* The neighbour advertisement of nh from nh_mac into port1, for port1's address (solicited,
+ * override, target link-layer option), its ICMPv6 checksum over the pseudo-header
+ * (RFC 4443 2.3). */
+static inline struct rte_mbuf *
+na6_from(const uint8_t *nh, const uint8_t *nh_mac)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
+	uint8_t *f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 32), buf[40 + 32];
+	uint16_t c;
+
+	eth_ip6(f, &vfwd.ports[1].mac, nh_mac, 32, 58, 255, nh, vfwd.ports[1].ip6);
+	f[54] = 136;
+	f[58] = 0x60;
+	memcpy(f + 62, nh, 16);
+	f[78] = 2;
+	f[79] = 1;
+	memcpy(f + 80, nh_mac, 6);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, f + 22, 32);
+	buf[35] = 32;
+	buf[39] = 58;
+	memcpy(buf + 40, f + 54, 32);
+	c = ip_csum(buf, sizeof(buf));
+	f[56] = (uint8_t)(c >> 8);
+	f[57] = (uint8_t)c;
+	m->port = vfwd.ports[1].port_id;
+	return m;
 }
 
 struct pkt_spec {
@@ -199,24 +241,9 @@ forwarded(struct rte_mbuf *m, int port)
 static inline struct rte_mbuf *
 arp_reply(int port, uint32_t sip, const struct rte_ether_addr *sha)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
 	const struct port *p = &vfwd.ports[port];
+	struct rte_mbuf *m = env_arp(RTE_ARP_OP_REPLY, &p->mac, sha, sip, &p->mac, p->ip4);
 
-	memset(eth, 0, 60);
-	eth->dst_addr = p->mac;
-	eth->src_addr = *sha;
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	arp->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = 6;
-	arp->arp_plen = 4;
-	arp->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
-	arp->arp_data.arp_sha = *sha;
-	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
-	arp->arp_data.arp_tha = p->mac;
-	arp->arp_data.arp_tip = rte_cpu_to_be_32(p->ip4);
 	m->port = p->port_id;
 	return m;
 }

@@ -16,25 +16,13 @@ rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
 worker_json() { ctl show runtime json | jq -e "$1" >/dev/null; }
 
 conf() { # rx-mode
-	cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1  rx-mode $1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-rxm-$$ --log-level=*:warning"
-	num-mbufs 4096
-	vdev net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out0.pcap { name port0 }
-	vdev net_pcap1,rx_pcap=$tmp/empty.pcap,tx_pcap=$tmp/out1.pcap { name port1 }
-}
-CONF
+	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" --rx-mode "$1" \
+		--prefix "vfwd-rxm-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
+		--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 }
 
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-CLI
-python3 "$here/pcaptool.py" gen "$tmp" 00:00:00:00:00:00
+"$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8
+"$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00
 want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")
 
 # ---- adaptive from the startup file ----

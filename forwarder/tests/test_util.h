@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int tap_n, tap_failed;
+static int tap_n __attribute__((unused)), tap_failed __attribute__((unused));
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \

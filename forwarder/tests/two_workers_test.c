@@ -20,19 +20,8 @@
 static void
 send_one(int port, uint32_t dst, uint8_t ttl)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(vfwd.pool);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, 60);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_mbuf *m = env_ip4(NULL, NULL, RTE_IPV4(1, 1, 1, 1), dst, ttl, IPPROTO_UDP, 0);
 
-	memset(eth, 0, 60);
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip->version_ihl = 0x45;
-	ip->total_length = RTE_BE16(46);
-	ip->time_to_live = ttl;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = RTE_BE32(RTE_IPV4(1, 1, 1, 1));
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	m->port = vfwd.ports[port].port_id;
 	if (rte_ring_enqueue(env_rx[port], m) < 0)
 		rte_pktmbuf_free(m);

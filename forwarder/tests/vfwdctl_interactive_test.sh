@@ -9,24 +9,9 @@ set -euo pipefail
 vfwd_test_setup "vfwd-ictl-$$"
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
 
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-ictl-$$ --log-level=*:warning"
-	num-mbufs 2048
-	vdev net_null0 { name port0 }
-	vdev net_null1 { name port1 }
-}
-CONF
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-pid=$!
-if ! wait_for ctl show version; then
-	sed 's/^/# /' "$tmp/vfwd.log"
-	tap fail vfwd_starts
-	echo "1..$n_tap"
-	exit 1
-fi
+"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --prefix "vfwd-ictl-$$" --mbufs 2048 \
+	--null port0 --null port1
+vfwd_start_or_bail
 
 # Each step: bytes to type, then the text the terminal must show before the next step
 # (read for up to 30 s; the pass does not depend on speed).

@@ -12,19 +12,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dpdk-testpmd >/dev/null || { echo "# dpdk-testpmd not installed"; exit 77; }
-tmp=$(mktemp -d)
-vpid="" tpid=""
-cleanup() {
-	if [ -n "$tpid" ]; then kill_wait "$tpid"; fi
-	if [ -n "$vpid" ]; then kill_wait "$vpid"; fi
-	exec 3>&- || true
-	dpdk_runtime_cleanup "vfwd-mq-$$" "vfwd-mqtp-$$"
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
-ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
+vhost_test_setup "vfwd-mq-$$" "vfwd-mqtp-$$"
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
 		$1 == p { cur = 1 } $1 ~ /^port/ && $1 != p { cur = 0 }
@@ -34,37 +22,9 @@ xstat() { # port name: from show hardware
 	ctl show hardware | awk -v p="$1" -v x="$2" '
 		$1 == p { cur = 1; next } $1 ~ /^port/ { cur = 0 } cur && $1 == x { print $2; exit }'
 }
-links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }
 
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port1 10.0.1.2 02:00:00:00:aa:00
-ip route add 198.18.0.0/16 via 10.0.1.2 port1
-set ip icmp-error disable
-CLI
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/setup.cli }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 256 --file-prefix vfwd-mq-$$ --log-level=*:warning"
-	num-mbufs 8192
-	vdev net_virtio_user0,path=$tmp/vh0.sock,server=1,queues=2,mac=02:00:00:00:aa:00 { name port0 num-rx-queues 2 }
-	vdev net_virtio_user1,path=$tmp/vh1.sock,server=1,queues=2,mac=02:00:00:00:aa:01 { name port1 num-rx-queues 2 }
-}
-CONF
-"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd.log" 2>&1 &
-vpid=$!
-mkfifo "$tmp/tp.in"
-dpdk-testpmd -l 0,1 --no-huge -m 256 --file-prefix "vfwd-mqtp-$$" --no-pci \
-	--log-level='*:warning' \
-	--vdev "net_vhost0,iface=$tmp/vh0.sock,queues=2,client=1" \
-	--vdev "net_vhost1,iface=$tmp/vh1.sock,queues=2,client=1" \
-	-- -i --forward-mode=io --nb-cores=1 --rxq=2 --txq=2 --total-num-mbufs=4096 \
-	--eth-peer=0,02:00:00:00:aa:00 --eth-peer=1,02:00:00:00:aa:01 \
-	<"$tmp/tp.in" >"$tmp/testpmd.log" 2>&1 &
-tpid=$!
-exec 3>"$tmp/tp.in"
+vhost_vfwd_start "vfwd-mq-$$" 2 "num-rx-queues 2"
+vhost_peer_start "vfwd-mqtp-$$" 2 "$tmp/tp.in" "$tmp/testpmd.log" --rxq=2 --txq=2
 
 if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up; then
 	echo "# links not up"

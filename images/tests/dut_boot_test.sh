@@ -45,10 +45,7 @@ data0=52:54:00:f0:10:01
 data1=52:54:00:f0:10:02
 
 ssh-keygen -q -t ed25519 -N '' -C fwdlab-boot-test -f "$tmp/id" </dev/null
-cat >"$tmp/setup.cli" <<'EOF'
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-EOF
+"$top/tests/lib/vfwd-conf" setup "$tmp/setup.cli" --addr4
 "$top/provisioning/make-seed" --role dut --hostname dut-boot-test --ssh-key "$tmp/id.pub" \
 	--mgmt-mac "$mgmt_mac" --data-mac "$data0" --data-mac "$data1" --vfwd-setup "$tmp/setup.cli" \
 	--hugepages 256 --isolate 1 --out "$tmp/seed" >/dev/null

@@ -17,17 +17,14 @@ DUT_MAC0=02:00:00:00:00:01 DUT_MAC1=02:00:00:00:01:01
 N_FWD=${N_FWD:-1000} # 16.0.0.1 -> 48.0.0.1 into port0
 N_REV=${N_REV:-300}  # 48.0.0.1 -> 16.0.0.1 into port1
 
-tap_n=0
-tap_failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
-not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
-check() { # NAME COMMAND...: one TAP line from a command's status
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-# A skip is one TAP line with the reason, so that tests/runner.sh records SKIP, not PASS.
-skip_all() { echo "ok 1 - $(basename "$0") # SKIP $*"; echo "1..1"; exit 0; }
+# TAP lines (check, skip_all, ...): tests/lib/tap.sh; tap_n and tap_failed are its TAP_N and
+# TAP_FAILED.
+# shellcheck source=tests/lib/tap.sh
+. "$TOP/tests/lib/tap.sh"
+tap_alias tap_n tap_failed
+: "${tap_n:=0}" "${tap_failed:=0}" # (assigned, for shellcheck, which does not follow namerefs)
+ok() { tap_ok "$*"; }
+not_ok() { tap_not_ok "$*"; }
 
 T=""
 CLEANUPS=()

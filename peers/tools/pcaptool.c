@@ -8,6 +8,10 @@
  *                       [--ttl N] [--dst-mac M] [--src-mac M] [--src-mac-not M]
  *   pcaptool count FILE
  *   pcaptool tsc-hz
+ *   pcaptool mixed|dump|summary ...                     (mixed.c: the example-rs tests)
+ *   pcaptool vfwd-mixed|vfwd-malformed|vfwd-ip6|check-nd6|cmp ...
+ *                                                       (vfwd_traffic.c, vfwd_ip6.c: the
+ *                                                       forwarder tests)
  *
  * gen writes N copies of one Ethernet/IPv4/UDP frame (the TRex udp_for_benchmarks flow by
  * default: 16.0.0.1:1025 -> 48.0.0.1:12, TTL 64, 64-byte frames without FCS).
@@ -16,6 +20,10 @@
  * check counts the frames of that flow and verifies TTL, the IPv4 header checksum and the
  * MACs of each; it prints one summary line and exits 0 only when every frame of the flow
  * passed and there were exactly --count of them (when given).
+ * --dst-ips N: the destination cycles over N consecutive addresses from --dst-ip (gen), and
+ * any of them belongs to the flow (check).
+ * This is the one pcap tool of the tree: the forwarder's, peers' and example-rs's tests
+ * call it (built by `make -C peers tools` into build/peers/tools/pcaptool).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,6 +35,8 @@
 #include <string.h>
 #include <time.h>
 #include <x86intrin.h>
+
+#include "pkt.h"
 
 #define ETH_HLEN 14
 #define IP4_HLEN 20
@@ -45,22 +55,10 @@ struct flow {
 	int proto;
 	unsigned int size;
 	long count;
+	long dst_ips;
 	int have_src_mac, have_dst_mac, have_src_mac_not;
 	uint8_t src_mac_not[6];
 };
-
-static int
-parse_mac(const char *s, uint8_t *mac)
-{
-	unsigned int b[6];
-	int i;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
-		return -EINVAL;
-	for (i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
-	return 0;
-}
 
 static int
 parse_num(const char *s, long min, long max, long *out)
@@ -106,6 +104,8 @@ parse_opts(int argc, char **argv, struct flow *f)
 		}
 		if (!strcmp(k, "--count")) {
 			rc = parse_num(a, 0, 1L << 40, &f->count);
+		} else if (!strcmp(k, "--dst-ips")) {
+			rc = parse_num(a, 1, 1L << 24, &f->dst_ips);
 		} else if (!strcmp(k, "--size")) {
 			rc = parse_num(a, MIN_FRAME, MAX_FRAME, &v);
 			f->size = (unsigned int)v;
@@ -122,13 +122,13 @@ parse_opts(int argc, char **argv, struct flow *f)
 			rc = inet_pton(AF_INET, a, &in) == 1 ? 0 : -EINVAL;
 			*(k[2] == 's' ? &f->src_ip : &f->dst_ip) = in.s_addr;
 		} else if (!strcmp(k, "--src-mac")) {
-			rc = parse_mac(a, f->src_mac);
+			rc = mac_parse(a, f->src_mac);
 			f->have_src_mac = 1;
 		} else if (!strcmp(k, "--dst-mac")) {
-			rc = parse_mac(a, f->dst_mac);
+			rc = mac_parse(a, f->dst_mac);
 			f->have_dst_mac = 1;
 		} else if (!strcmp(k, "--src-mac-not")) {
-			rc = parse_mac(a, f->src_mac_not);
+			rc = mac_parse(a, f->src_mac_not);
 			f->have_src_mac_not = 1;
 		} else {
 			fprintf(stderr, "pcaptool: unknown option %s\n", k);
@@ -193,9 +193,14 @@ cmd_gen(const char *file, const struct flow *f)
 		rc = -EIO;
 		goto out_close;
 	}
-	frame_build(f, frame);
 	h.caplen = h.len = f->size;
 	for (i = 0; i < f->count; i++) {
+		if (i == 0 || f->dst_ips > 1) {
+			struct flow fi = *f;
+
+			fi.dst_ip = htonl(ntohl(f->dst_ip) + (uint32_t)(i % f->dst_ips));
+			frame_build(&fi, frame);
+		}
 		h.ts.tv_usec = (suseconds_t)(i % 1000000);
 		pcap_dump((u_char *)d, &h, frame);
 	}
@@ -213,11 +218,16 @@ static void
 check_one(const struct flow *f, const uint8_t *p, unsigned int len, struct check_counts *c)
 {
 	const uint8_t *ip = p + ETH_HLEN, *udp = ip + IP4_HLEN;
+	uint32_t dst;
 	int bad = 0;
 
 	c->total++;
+	if (len >= MIN_FRAME) {
+		memcpy(&dst, ip + 16, 4);
+		dst = ntohl(dst) - ntohl(f->dst_ip);
+	}
 	if (len < MIN_FRAME || p[12] != 0x08 || p[13] != 0 || ip[0] != 0x45 || ip[9] != 17 ||
-	    memcmp(ip + 12, &f->src_ip, 4) || memcmp(ip + 16, &f->dst_ip, 4) ||
+	    memcmp(ip + 12, &f->src_ip, 4) || dst >= (uint32_t)f->dst_ips ||
 	    memcmp(udp, &f->sport, 2) || memcmp(udp + 2, &f->dport, 2)) {
 		c->other++;
 		return;
@@ -302,9 +312,24 @@ cmd_tsc_hz(void)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "mixed", cmd_mixed },
+	{ "dump", cmd_dump },
+	{ "summary", cmd_summary },
+	{ "vfwd-mixed", cmd_vfwd_mixed },
+	{ "vfwd-malformed", cmd_vfwd_malformed },
+	{ "vfwd-ip6", cmd_vfwd_ip6 },
+	{ "check-nd6", cmd_check_nd6 },
+	{ "cmp", cmd_cmp },
+};
+
 int
 main(int argc, char **argv)
 {
+	size_t i;
 	struct flow f = {
 		.src_mac = { 0x02, 0, 0, 0, 0, 0x02 },
 		.dst_mac = { 0x02, 0, 0, 0, 0, 0x01 },
@@ -313,6 +338,7 @@ main(int argc, char **argv)
 		.ttl = -1,
 		.proto = 17,
 		.count = -1,
+		.dst_ips = 1,
 	};
 	int rc;
 
@@ -320,8 +346,12 @@ main(int argc, char **argv)
 	f.dst_ip = htonl(0x30000001); /* 48.0.0.1 */
 	if (argc >= 2 && !strcmp(argv[1], "tsc-hz"))
 		return cmd_tsc_hz();
+	for (i = 0; argc >= 2 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1) < 0 ? 1 : 0;
 	if (argc < 3) {
-		fprintf(stderr, "usage: pcaptool gen|check|count FILE [options] | tsc-hz\n");
+		fprintf(stderr, "usage: pcaptool gen|check|count FILE [options] | tsc-hz | "
+				"mixed|dump|summary|vfwd-mixed|vfwd-malformed|vfwd-ip6|check-nd6|cmp ...\n");
 		return 2;
 	}
 	if (parse_opts(argc - 3, argv + 3, &f) < 0)

@@ -9,11 +9,15 @@ TOP=${TOP:-$(cd "$here/../.." && pwd)}
 TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
 CAPDUT=${CAPDUT:-$TOP/build/tgen/tests/capdut}
 VFWD=${VFWD:-$TOP/build/vfwd/default/bin/vfwd}
+VFWD_CONF=$TOP/tests/lib/vfwd-conf # writes startup.conf and setup.cli
 tmp=$(mktemp -d /tmp/tgen-test.XXXXXX)
 id=$(basename "$tmp")
 dut_pid=""
-ntap=0
-nfail=0
+# TAP lines (check, ...): tests/lib/tap.sh; ntap and nfail are its TAP_N and TAP_NFAIL.
+# shellcheck source=tests/lib/tap.sh
+. "$TOP/tests/lib/tap.sh"
+tap_alias ntap tgen_tap_failed nfail
+: "${ntap:=0}" "${nfail:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 
 cleanup() {
 	if [ -n "$dut_pid" ] && kill -0 "$dut_pid" 2>/dev/null; then
@@ -28,26 +32,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { # condition-status name
-	ntap=$((ntap + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $ntap - $2"
-	else
-		echo "not ok $ntap - $2"
-		nfail=$((nfail + 1))
-	fi
-}
+ok() { tap_result "$1" "$2"; } # condition-status name
 
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
-}
-
-finish() {
-	echo "1..$ntap"
-	[ "$nfail" -eq 0 ]
-}
+finish() { tap_done; }
 
 need() { # file: skip the whole test when a binary is missing
 	if [ ! -x "$1" ]; then
@@ -62,6 +49,17 @@ DUT_EAL=(--no-huge -m 512 --no-pci --file-prefix "dut-$id" --log-level=5
 TG_EAL=(-l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5
 	--vdev "net_vhost0,iface=$tmp/port0.sock,client=1"
 	--vdev "net_vhost1,iface=$tmp/port1.sock,client=1")
+
+# need_vfwd_dut: tgen, vfwd and vfwdctl built (else skip); VFWDCTL, and the fixed MACs of
+# vfwd's two virtio-user ports, mac0 and mac1 (tgen sends to them).
+need_vfwd_dut() {
+	need "$TGEN"
+	need "$VFWD"
+	VFWDCTL=${VFWDCTL:-$(dirname "$VFWD")/vfwdctl}
+	need "$VFWDCTL"
+	mac0=02:fe:00:00:00:01
+	mac1=02:fe:00:00:00:02
+}
 
 start_testpmd() { # extra testpmd args
 	setsid dpdk-testpmd -l 0,1 "${DUT_EAL[@]}" -- --total-num-mbufs=32768 \

@@ -9,34 +9,16 @@
 # a second tgen after the first one exits (HACKING.md, host topology wiring).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-need "$TGEN"
-need "$VFWD"
-VFWDCTL=${VFWDCTL:-$(dirname "$VFWD")/vfwdctl}
-need "$VFWDCTL"
-
-mac0=02:fe:00:00:00:01
-mac1=02:fe:00:00:00:02
-cat >"$tmp/setup.cli" <<CLI
-set interface ip address port0 10.0.0.1/24
-set interface ip address port1 10.0.1.1/24
-set ip neighbor port0 10.0.0.2 02:00:00:00:00:02
-set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-ip route add 48.0.0.0/8 via 10.0.1.2 port1
-set ip icmp-error disable
-CLI
+need_vfwd_dut
+"$VFWD_CONF" setup "$tmp/setup.cli" --addr4 --nbr0 02:00:00:00:00:02 --nbr1 02:00:00:00:01:02 \
+	--route1 48.0.0.0/8 --no-icmp-error
 # (ICMP errors off: vfwd's destination-unreachable replies to 16.0.0.0/8, which has no
 # route back, would add themselves to the "no route" count this test compares with tgen's.)
 sed 's|^ip route add 48.0.0.0/8 |ip route add 48.0.0.0/30 |' "$tmp/setup.cli" >"$tmp/setup30.cli"
-cat >"$tmp/startup.conf" <<CONF
-unix { cli-listen $tmp/cli.sock  exec $tmp/SETUP }
-cpu { main-core 0  corelist-workers 1 }
-dpdk {
-	eal-args "--no-huge -m 512 --no-pci --file-prefix dut-$id --log-level=5"
-	num-mbufs 16384
-	vdev net_virtio_user0,path=$tmp/port0.sock,server=1,queue_size=4096,mac=$mac0 { name port0 }
-	vdev net_virtio_user1,path=$tmp/port1.sock,server=1,queue_size=4096,mac=$mac1 { name port1 }
-}
-CONF
+"$VFWD_CONF" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/SETUP" \
+	--prefix "dut-$id" --mem 512 --no-pci --log-level 5 --mbufs 16384 \
+	--virtio-user port0 "path=$tmp/port0.sock,server=1,queue_size=4096,mac=$mac0" \
+	--virtio-user port1 "path=$tmp/port1.sock,server=1,queue_size=4096,mac=$mac1"
 start_vfwd() { # [setup file name]
 	rm -f "$tmp/port0.sock" "$tmp/port1.sock"
 	sed "s|SETUP|${1:-setup.cli}|" "$tmp/startup.conf" >"$tmp/startup.run.conf"

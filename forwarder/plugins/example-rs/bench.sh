@@ -40,7 +40,7 @@ command -v jq >/dev/null || { echo "bench.sh: jq is missing (apt-get install jq)
 
 tmp=$(mktemp -d)
 trap 'vfwd_cleanup; rm -rf "$tmp"' EXIT
-"$PCAPTOOL" udp "$tmp/udp.pcap" "$size" 256
+"$PCAPTOOL" gen "$tmp/udp.pcap" --size "$size" --count 256 --dst-mac 02:70:63:61:70:00
 
 # one_run DIR FEATURE: prints "clocks vectors/call Mpps best" of FEATURE's node: clocks
 # per packet over the whole measured interval, taken as half-second samples (clear
@@ -78,7 +78,7 @@ instructions() {
 	mkdir -p "$d"
 	vfwd_plugins "$d"
 	vfwd_setup "$d" "$feature" port0
-	"$PCAPTOOL" udp "$d/in.pcap" "$size" "$n"
+	"$PCAPTOOL" gen "$d/in.pcap" --size "$size" --count "$n" --dst-mac 02:70:63:61:70:00
 	vfwd_conf "$d" "net_pcap0,rx_pcap=$d/in.pcap" "net_null0,no-rx=1"
 	valgrind --tool=callgrind --callgrind-out-file="$d/callgrind.out" --toggle-collect="$fn" \
 		"$VFWD_BUILD/bin/vfwd" -c "$d/startup.conf" >"$d/vfwd.log" 2>&1 &

@@ -17,7 +17,7 @@ trap 'vfwd_cleanup; rm -rf "$tmp"' EXIT
 setup() { # setup DIR PLUGIN-SO
 	mkdir -p "$1/plugins"
 	cp "$2" "$1/plugins/example_rs_plugin.so"
-	"$PCAPTOOL" empty "$1/empty.pcap"
+	"$PCAPTOOL" gen "$1/empty.pcap" --count 0
 	vfwd_setup "$1" example-rs port0
 	vfwd_conf "$1" "net_pcap0,rx_pcap=$1/empty.pcap,tx_pcap=$1/out0.pcap" "net_null0"
 }

@@ -101,7 +101,7 @@ scenario() { # scenario ID NAME IN0 IN1 PORT...
 }
 
 "$PCAPTOOL" mixed "$tmp/mixed0.pcap"
-"$PCAPTOOL" empty "$tmp/empty.pcap"
+"$PCAPTOOL" gen "$tmp/empty.pcap" --count 0
 scenario one "one port" "$tmp/mixed0.pcap" "$tmp/empty.pcap" port0
 
 # 120 packets a port: both rx bursts fit in one vector, so the feature node sees packets of

@@ -7,7 +7,7 @@ top=$(cd "$here/../../../.." && pwd)
 VFWD_BUILD=${VFWD_BUILD:-$top/build/vfwd/${VARIANT:-default}}
 EXRS_PLUGIN=${EXRS_PLUGIN:-$VFWD_BUILD/plugins/example_rs_plugin.so}
 EXRS_C_PLUGIN=${EXRS_C_PLUGIN:-$VFWD_BUILD/plugins/example_plugin.so}
-PCAPTOOL=${PCAPTOOL:-$top/build/example-rs/target/release/pcaptool}
+PCAPTOOL=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
 vfwd_pids=()
 
 need_builds() { # exit 77 (skip) naming what is missing
@@ -24,42 +24,22 @@ need_builds() { # exit 77 (skip) naming what is missing
 # vfwd_conf DIR PORT0-DEVARGS PORT1-DEVARGS [PLUGIN-TO-DISABLE]: writes DIR/startup.conf
 # loading the plugins in DIR/plugins, executing DIR/setup.cli.
 vfwd_conf() {
-	local dir=$1 p0=$2 p1=$3 off=${4:-} prefix
-	prefix=exrs-$$-$(basename "$dir")
-	{
-		echo "unix { cli-listen $dir/cli.sock  exec $dir/setup.cli }"
-		echo "cpu { main-core 0  corelist-workers 1 }"
-		echo "dpdk {"
-		echo "	eal-args \"--no-huge -m 256 --no-pci --file-prefix $prefix\""
-		echo "	num-mbufs 4096"
-		echo "	vdev $p0 { name port0 }"
-		echo "	vdev $p1 { name port1 }"
-		echo "}"
-		if [ -n "$off" ]; then
-			echo "plugins { path $dir/plugins  plugin $off { disable } }"
-		else
-			echo "plugins { path $dir/plugins }"
-		fi
-	} >"$dir/startup.conf"
+	local dir=$1 p0=$2 p1=$3 off=${4:-}
+	"$top/tests/lib/vfwd-conf" startup "$dir/startup.conf" --cli "$dir/cli.sock" \
+		--exec "$dir/setup.cli" --prefix "exrs-$$-$(basename "$dir")" --no-pci --log-level "" \
+		--vdev port0 "$p0" --vdev port1 "$p1" --plugins "$dir/plugins" ${off:+--disable "$off"}
 }
 
 # vfwd_setup DIR FEATURE PORT...: routes 16/8 to port0 and 48/8 to port1 (the addresses
 # of pcaptool's traffic) and enables FEATURE on each PORT.
 vfwd_setup() {
 	local dir=$1 feature=$2 p
+	local -a feat=()
 	shift 2
-	cat >"$dir/setup.cli" <<-EOF
-		set interface ip address port0 10.0.0.1/24
-		set interface ip address port1 10.0.1.1/24
-		set ip neighbor port0 10.0.0.2 02:00:00:00:00:02
-		set ip neighbor port1 10.0.1.2 02:00:00:00:01:02
-		ip route add 16.0.0.0/8 via 10.0.0.2 port0
-		ip route add 48.0.0.0/8 via 10.0.1.2 port1
-		set ip icmp-error disable
-	EOF
-	for p in "$@"; do
-		echo "set interface feature $p $feature arc ip4-unicast" >>"$dir/setup.cli"
-	done
+	for p in "$@"; do feat+=(--feature "$p" "$feature"); done
+	"$top/tests/lib/vfwd-conf" setup "$dir/setup.cli" --addr4 --nbr0 02:00:00:00:00:02 \
+		--nbr1 02:00:00:00:01:02 --route0 16.0.0.0/8 --route1 48.0.0.0/8 --no-icmp-error \
+		"${feat[@]}"
 }
 
 # vfwd_plugins DIR: both example plugins in DIR/plugins, as `make plugins` installs them.
