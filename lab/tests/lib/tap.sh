@@ -6,15 +6,12 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+# The TAP lines come from the tree's one library; `n` is this suite's name for its count.
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_alias n lab_tap_failed
 # try CMD...: runs CMD; its output (stdout and stderr) in $out, its exit status in $rc.
 try() {
 	rc=0
 	out=$("$@" 2>&1) || rc=$?
-}
-check() { # NAME CMD...
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
 }
