@@ -88,15 +88,42 @@ plot_add(struct campaign_out *co, const char *name, const char *title)
 	return p;
 }
 
+int
+plot_begin(struct campaign_out *co, struct plot_body *b, const char *name, const char *title)
+{
+	char text[sizeof(b->p->title)];
+
+	b->text = NULL;
+	b->size = 0;
+	b->p = plot_add(co, name, title);
+	if (b->p == NULL)
+		return 0;
+	b->m = open_memstream(&b->text, &b->size);
+	if (b->m == NULL)
+		return -ENOMEM;
+	fprintf(b->m, "set title '%s'\n", gp_text(text, sizeof(text), b->p->title));
+	return 1;
+}
+
+int
+plot_end(struct campaign_out *co, struct plot_body *b)
+{
+	fclose(b->m);
+	gp_terminals(co->gp, co, b->p, b->text);
+	free(b->text);
+	return 0;
+}
+
 /* One bar cluster per node, one bar per group, error bars min..max. */
 static int
 plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 {
-	char name[160], path[4400], title[200], *body = NULL;
-	struct plot *p;
-	FILE *f, *m;
-	size_t rows = 0, size = 0;
+	char name[160], path[4400], title[200];
+	struct plot_body b;
+	FILE *f;
+	size_t rows = 0;
 	double ymax = 0;
+	int ret;
 
 	safe_name(name, sizeof(name), c->profiles[prof]);
 	snprintf(path, sizeof(path), "clocks-%s", name);
@@ -135,37 +162,32 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 	}
 	snprintf(title, sizeof(title), "clocks/packet per node, %s (median, bars min..max)",
 		 c->profiles[prof]);
-	p = plot_add(co, name, title);
-	m = p != NULL ? open_memstream(&body, &size) : NULL;
-	if (m == NULL)
-		return p == NULL ? 0 : -ENOMEM;
-	gp_text(title, sizeof(title), p->title);
-	fprintf(m,
-		"set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
+	ret = plot_begin(co, &b, name, title);
+	if (ret <= 0)
+		return ret;
+	fprintf(b.m,
+		"set ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
 		"set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 		"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
 		"set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
 		"set datafile missing 'NaN'\nplot ",
-		title, ymax > 0 ? ymax * 1.15 : 1);
+		ymax > 0 ? ymax * 1.15 : 1);
 	for (size_t g = 0; g < c->ngroups; g++) {
-		fputs(g ? ", " : "", m);
-		gp_str(m, co->dir, name, ".dat");
-		fprintf(m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
+		fputs(g ? ", " : "", b.m);
+		gp_str(b.m, co->dir, name, ".dat");
+		fprintf(b.m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
 			g == 0 ? ":xtic(1)" : "", gp_text(title, sizeof(title), c->groups[g]));
 	}
-	fclose(m);
-	gp_terminals(co->gp, co, p, body);
-	free(body);
-	return 0;
+	return plot_end(co, &b);
 }
 
 static int
 plot_ndr(struct campaign_out *co, const struct sweep *s)
 {
-	char path[4400], title[200], *body = NULL;
-	struct plot *p;
-	size_t size = 0;
-	FILE *f, *m;
+	char path[4400], title[200];
+	struct plot_body b;
+	FILE *f;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/ndr.dat", co->dir);
 	f = fopen(path, "w");
@@ -190,26 +212,21 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 	fclose(f);
 	snprintf(title, sizeof(title), "NDR per frame size against the %.3g Gb/s line rate",
 		 s->link_bps / 1e9);
-	p = plot_add(co, "ndr", title);
-	m = p != NULL ? open_memstream(&body, &size) : NULL;
-	if (m == NULL)
-		return p == NULL ? 0 : -ENOMEM;
-	fprintf(m,
-		"set title '%s'\nset xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
-		"set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
-		"plot ",
-		p->title);
+	ret = plot_begin(co, &b, "ndr", title);
+	if (ret <= 0)
+		return ret;
+	fputs("set xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
+	      "set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
+	      "plot ",
+	      b.m);
 	for (size_t d = 0; d < s->nduts; d++) {
-		gp_str(m, co->dir, "ndr", ".dat");
-		fprintf(m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
+		gp_str(b.m, co->dir, "ndr", ".dat");
+		fprintf(b.m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
 			gp_text(title, sizeof(title), s->duts[d]));
 	}
-	gp_str(m, co->dir, "ndr", ".dat");
-	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", m);
-	fclose(m);
-	gp_terminals(co->gp, co, p, body);
-	free(body);
-	return 0;
+	gp_str(b.m, co->dir, "ndr", ".dat");
+	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", b.m);
+	return plot_end(co, &b);
 }
 
 static int

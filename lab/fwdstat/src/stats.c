@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stats.h"
 
 static int
@@ -282,4 +283,17 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doubl
 	free(r);
 	free(rank2);
 	return p;
+}
+
+void
+stats_summary_put_json(FILE *f, const struct summary *s, const char *median_key)
+{
+	fprintf(f, "\"n\": %zu, ", s->n);
+	json_put_str(f, median_key);
+	fputs(": ", f);
+	json_put_num(f, s->median);
+	fputs(", \"min\": ", f);
+	json_put_num(f, s->min);
+	fputs(", \"max\": ", f);
+	json_put_num(f, s->max);
 }
