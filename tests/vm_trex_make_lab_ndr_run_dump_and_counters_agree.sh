@@ -19,10 +19,8 @@
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd by check()
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-if ! trex_home=$("$top/trex/build.sh" --print 2>/dev/null); then
-	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
-	exit 77
-fi
+# shellcheck source=trex/tests/need_trex.sh
+. "$top/trex/tests/need_trex.sh"
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 tmp=$(mktemp -d)

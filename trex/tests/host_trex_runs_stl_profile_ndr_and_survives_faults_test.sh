@@ -10,10 +10,8 @@
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if ! trex_home=$("$top/trex/build.sh" --print 2>/dev/null); then
-	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
-	exit 77
-fi
+# shellcheck source=trex/tests/need_trex.sh
+. "$top/trex/tests/need_trex.sh"
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
@@ -31,6 +29,20 @@ stl=$trex_home/scripts/stl/udp_for_benchmarks.py
 status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
 run_dir() { find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
 trex_pid() { cat "$FWDLAB_GEN_DIR/server.pid" 2>/dev/null || echo none; }
+# run_until_traffic NAME OUT SECONDS: `lab run` at 3 kpps for 10 s as run NAME in the
+# background ($job, its output in OUT); returns once its first trial has begun and SECONDS
+# more have passed (the trial driver connects and starts the traffic).
+run_until_traffic() {
+	local d
+	lab run --label trex --rate 3000 --duration 10 --run "$1" >"$2" 2>&1 &
+	job=$!
+	for _ in $(seq 120); do
+		d=$(run_dir "$1")
+		if [ -n "$d" ] && [ -s "$d/trials/.count" ]; then break; fi
+		sleep 1
+	done
+	sleep "$3"
+}
 
 stage "up --generator trex" lab up --generator trex || exit 1
 check "vfwd's startup file has memif ports, no vhost-user" eval '
@@ -119,14 +131,7 @@ check "a TRex server that does not answer is named, with its log" eval '
 # a busy 2-CPU host does to it) survives and the run completes: trexctl runs TRex with
 # --no-watchdog (with its watchdog the server aborted: "WATCHDOG: task 'ZMQ sync
 # request-response' has not responded for more than 3.1 seconds").
-lab run --label trex --rate 3000 --duration 10 --run stopped >"$tmp/stopped-run.out" 2>&1 &
-job=$!
-for _ in $(seq 120); do
-	s=$(run_dir stopped)
-	if [ -n "$s" ] && [ -s "$s/trials/.count" ]; then break; fi
-	sleep 1
-done
-sleep 4 # the trial driver connects and starts the traffic
+run_until_traffic stopped "$tmp/stopped-run.out" 4
 pid1=$(trex_pid)
 kill -STOP "$pid1" 2>/dev/null || true
 sleep 3
@@ -145,14 +150,7 @@ check "after the stop, TRex's tx still equals vfwd's ip4-lookup count" eval '
 	[ "$stx" -gt 0 ] && [ "$slk" -eq "$stx" ]'
 
 # 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
-lab run --label trex --rate 3000 --duration 10 --run killed >"$tmp/killed.out" 2>&1 &
-job=$!
-for _ in $(seq 120); do
-	k=$(run_dir killed)
-	if [ -n "$k" ] && [ -s "$k/trials/.count" ]; then break; fi
-	sleep 1
-done
-sleep 6 # the trial driver connects and starts the traffic
+run_until_traffic killed "$tmp/killed.out" 6
 victim=$(trex_pid)
 kill -KILL "$victim" 2>/dev/null || true
 rc=0
