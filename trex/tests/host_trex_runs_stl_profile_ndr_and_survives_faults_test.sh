@@ -10,8 +10,8 @@
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=trex/tests/need_trex.sh
-. "$top/trex/tests/need_trex.sh"
+# shellcheck source=trex/tests/lib.sh
+. "$top/trex/tests/lib.sh"
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
@@ -59,10 +59,7 @@ check "the run is complete, its tgen.json by trex" eval '
 	[ "$(status_of "$r")" = complete ] && jq -e ".tool == \"trex\" and .generator.name == \"trex\"" "$r/tgen.json" >/dev/null'
 check "meta.json records the generator and its version (v3.08)" eval '
 	jq -e ".generator.name == \"trex\" and (.generator.version | test(\"^v3\"))" "$r/meta.json" >/dev/null'
-tx=$(jq -r '.trial.tx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-rx=$(jq -r '.trial.rx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-lk=$(runtime_vectors "$r/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
-p1=$(runtime_vectors "$r/trials/000/show_runtime.txt" port1-tx 2>/dev/null || echo -1)
+trex_counts "$r"
 echo "# TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1 (trial 0's dump)"
 check "TRex sent packets and received every one" eval '[ "$tx" -gt 0 ] && [ "$tx" -eq "$rx" ]'
 check "vfwd's graph counted exactly TRex's packets (ip4-lookup = TRex tx, port1-tx = TRex rx)" eval '
@@ -140,14 +137,13 @@ rc=0
 wait "$job" || rc=$?
 s=$(run_dir stopped)
 sed 's/^/# /' "$tmp/stopped-run.out" | grep -E 'fwdlab:|trex:' | tail -n 3
-stx=$(jq -r '.trial.tx_packets // 0' "$s/tgen.json" 2>/dev/null || echo 0)
-slk=$(runtime_vectors "$s/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
-echo "# stopped 3 s mid-trial: TRex tx $stx, vfwd ip4-lookup $slk"
+trex_counts "$s"
+echo "# stopped 3 s mid-trial: TRex tx $tx, vfwd ip4-lookup $lk"
 check "a TRex server stopped 3 s mid-trial survives (pid $pid1) and the run completes (exit $rc)" eval '
 	[ "$rc" -eq 0 ] && [ "$(status_of "$s")" = complete ] && [ "$(trex_pid)" = "$pid1" ] &&
 	kill -0 "$pid1" 2>/dev/null && ! grep -q WATCHDOG "$FWDLAB_GEN_DIR/server.log"'
 check "after the stop, TRex's tx still equals vfwd's ip4-lookup count" eval '
-	[ "$stx" -gt 0 ] && [ "$slk" -eq "$stx" ]'
+	[ "$tx" -gt 0 ] && [ "$lk" -eq "$tx" ]'
 
 # 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
 run_until_traffic killed "$tmp/killed.out" 6

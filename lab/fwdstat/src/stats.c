@@ -288,12 +288,16 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doubl
 void
 stats_summary_put_json(FILE *f, const struct summary *s, const char *median_key)
 {
-	fprintf(f, "\"n\": %zu, ", s->n);
-	json_put_str(f, median_key);
-	fputs(": ", f);
-	json_put_num(f, s->median);
-	fputs(", \"min\": ", f);
-	json_put_num(f, s->min);
-	fputs(", \"max\": ", f);
-	json_put_num(f, s->max);
+	const struct {
+		const char *key;
+		double v;
+	} m[] = {{median_key, s->median}, {"min", s->min}, {"max", s->max}};
+
+	fprintf(f, "\"n\": %zu", s->n);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		fputs(", ", f);
+		json_put_str(f, m[i].key);
+		fputs(": ", f);
+		json_put_num(f, m[i].v);
+	}
 }
