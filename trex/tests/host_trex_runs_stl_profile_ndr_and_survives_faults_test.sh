@@ -64,12 +64,12 @@ echo "# TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1 (trial 0's dump)"
 check "TRex sent packets and received every one" eval '[ "$tx" -gt 0 ] && [ "$tx" -eq "$rx" ]'
 check "vfwd's graph counted exactly TRex's packets (ip4-lookup = TRex tx, port1-tx = TRex rx)" eval '
 	[ "$lk" -eq "$tx" ] && [ "$p1" -eq "$rx" ]'
-check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" eval '
-	jq -se ".[0].tx_bytes == 1500 * $tx" "$r/generator-trials.jsonl" >/dev/null'
-check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" eval '
-	jq -se "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx" "$r/generator-trials.jsonl" >/dev/null'
-check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" eval '
-	jq -se ".[0].latency_ns == null and (.[0].latency_trex.null_because | test(\"low_end\"))" "$r/generator-trials.jsonl" >/dev/null'
+check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" \
+	trials_hold "$r" ".[0].tx_bytes == 1500 * $tx"
+check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" \
+	trials_hold "$r" "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx"
+check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" \
+	trials_hold "$r" '.[0].latency_ns == null and (.[0].latency_trex.null_because | test("low_end"))'
 
 # 2. NDR/PDR with the same profile; a DUT dump for every trial.
 stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \

@@ -16,3 +16,7 @@ trex_counts() {
 	lk=$(runtime_vectors "$1/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
 	p1=$(runtime_vectors "$1/trials/000/show_runtime.txt" port1-tx 2>/dev/null || echo -1)
 }
+
+# trials_hold RUN_DIR FILTER: the run's generator trial records (generator-trials.jsonl, as
+# one array) satisfy the jq FILTER.
+trials_hold() { jq -se "$2" "$1/generator-trials.jsonl" >/dev/null; }

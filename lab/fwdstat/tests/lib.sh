@@ -22,6 +22,10 @@ check() { # name command...
 	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
 }
 
+holds() { # FILE FILTER: the JSON in FILE satisfies the jq FILTER
+	jq -e "$2" "$1" >/dev/null
+}
+
 quiet() { # command...: runs it with its output thrown away
 	"$@" >/dev/null 2>&1
 }
