@@ -12,7 +12,7 @@
 
 #include "json.h"
 #include "latency.h"
-#include "report_int.h"
+#include "plot.h"
 #include "table.h"
 #include "util.h"
 
