@@ -46,6 +46,12 @@ make_lab() {
 	sed 's/^/#   /' "$1" | grep -Ev '^#   (EAL|VIRTIO|VHOST)' | tail -n 8
 	return "$rc"
 }
+# make_lab_fails CASE LOG: `make lab` with the FWDLAB_* exported now fails (checked).
+make_lab_fails() {
+	local rc=0
+	make_lab "$2" || rc=$?
+	check "$1: make lab fails ($rc)" [ "$rc" -ne 0 ]
+}
 lab_objects() {
 	virsh -q list --all --name | grep "^$FWDLAB_NAME-" || true
 	virsh -q net-list --all --name | grep "^$FWDLAB_NAME-" || true
@@ -56,9 +62,7 @@ lab_objects() {
 dead="qemu:///system?socket=$tmp/nobody-serves-this.sock"
 topo "$dead" >"$tmp/dead.conf"
 export FWDLAB_STATE=$tmp/lab-dead FWDLAB_TOPOLOGY_CONF=$tmp/dead.conf
-rc=0
-make_lab "$tmp/dead.log" || rc=$?
-check "libvirtd not answering: make lab fails ($rc)" [ "$rc" -ne 0 ]
+make_lab_fails "libvirtd not answering" "$tmp/dead.log"
 check "libvirtd not answering: the error names the URI and what virsh said" \
 	eval 'grep -qF "fwdlab: error: libvirt at $dead does not answer (virsh: " "$tmp/dead.log"'
 check "libvirtd not answering: a fwdlab error line comes before make's own" \
@@ -72,9 +76,7 @@ topo qemu:///system >"$tmp/full.conf"
 mkdir -p "$tmp/full"
 mount -t tmpfs -o size=128k,mode=0755 fwfail "$tmp/full"
 export FWDLAB_STATE=$tmp/full/lab FWDLAB_TOPOLOGY_CONF=$tmp/full.conf
-rc=0
-make_lab "$tmp/full.log" || rc=$?
-check "disk full: make lab fails ($rc)" [ "$rc" -ne 0 ]
+make_lab_fails "disk full" "$tmp/full.log"
 check "disk full: the error names the step (the node's disk) and the space left" \
 	eval 'grep -Eq "fwdlab: error: creating (tg|dut).s disk $FWDLAB_STATE/(tg|dut).qcow2 failed \(qemu-img above; [0-9.]+[KMG]? free in $FWDLAB_STATE\)" "$tmp/full.log"'
 check "disk full: no half-made overlay disk is left" \

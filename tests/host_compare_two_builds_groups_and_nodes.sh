@@ -10,10 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
 . "$top/tests/host_lab.sh"
-label=cmp-$$-$(date +%s)
-stage "build B: vfwd debug, label $label" \
-	quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || exit 1
-stage "up" quiet lab up || exit 1
+debug_build_then_up cmp "build B: vfwd debug, label %s"
 out=$tmp/compare.txt
 compare_ab() {
 	lab compare "$top/build/vfwd/default" "$tmp/b/build/vfwd/debug" --runs 2 \

@@ -27,3 +27,13 @@ host_lab_need() {
 	make -s -C "$top/lab/fwdstat" >/dev/null # incremental: a stale reader refuses new keys
 }
 host_lab_need
+# debug_build_then_up PREFIX STAGE: label=PREFIX-<pid>-<time>; builds vfwd's debug variant
+# with that label into $tmp/b/build/vfwd/debug (stage STAGE, where %s is the label), then
+# brings the lab up (stage "up"); either failing ends the test.
+debug_build_then_up() {
+	label=$1-$$-$(date +%s)
+	# shellcheck disable=SC2059 # STAGE is the format
+	stage "$(printf "$2" "$label")" \
+		quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || exit 1
+	stage "up" quiet lab up || exit 1
+}

@@ -9,10 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
 . "$top/tests/host_lab.sh"
-label=swap-$$-$(date +%s)
-stage "build a second vfwd (debug, label $label)" \
-	quiet make -s -C "$top/forwarder" TOP="$tmp/b" VARIANT=debug LABEL="$label" || exit 1
-stage "up" quiet lab up || exit 1
+debug_build_then_up swap "build a second vfwd (debug, label %s)"
 before=$(lab ssh dut "$FWDLAB_STATE/vfwd/bin/vfwdctl" -s "$FWDLAB_STATE/run/cli.sock" show version)
 check "before swap, show version does not name $label" eval '! grep -qF "$label" <<<"$before"'
 stage "swap" lab swap "$tmp/b/build/vfwd/debug" || true

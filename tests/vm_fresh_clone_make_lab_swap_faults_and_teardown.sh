@@ -105,6 +105,15 @@ wait_trials() {
 	return 1
 }
 comment() { sed "s/^/#   $1/"; } # PREFIX: stdin as TAP comment lines
+# fault_wait STAGE LOG LINES: waits for the background fwdlab ($job, started at $t0), prints
+# the stage's time and the last LINES of its LOG; rc is fwdlab's exit status.
+fault_wait() {
+	rc=0
+	wait "$job" || rc=$?
+	job=""
+	echo "# stage $1: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
+	sed 's/^/#   /' "$2" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n "$3"
+}
 
 # ---- a machine where libvirt never ran -----------------------------------------------------
 # libvirt's state and runtime folders that only an init system (or fwdlab host-setup) makes.
@@ -310,11 +319,7 @@ if wait_trials 2 300; then
 	sleep 1
 	lab ssh dut 'kill -KILL $(systemctl show -p MainPID --value vfwd.service)' && killed=1
 fi
-rc=0
-wait "$job" || rc=$?
-job=""
-echo "# stage vfwd killed mid-NDR: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
-sed 's/^/#   /' "$tmp/killed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 12
+fault_wait "vfwd killed mid-NDR" "$tmp/killed.log" 12
 killed_run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'vfwd-killed*' -print -quit)
 check "vfwd was killed with SIGKILL in the DUT once the second trial had begun" [ "$killed" = 1 ]
 check "fwdlab ndr exits with status 3 (a fault made the run invalid), not 0 ($rc)" [ "$rc" -eq 3 ]
@@ -349,11 +354,7 @@ if wait_trials 1 300; then
 	sleep 2
 	virsh destroy "$FWDLAB_NAME-dut" >/dev/null && destroyed=1
 fi
-rc=0
-wait "$job" || rc=$?
-job=""
-echo "# stage DUT destroyed mid-run: $(($(date +%s) - t0)) s (fwdlab exit $rc)"
-sed 's/^/#   /' "$tmp/destroyed.log" | grep -Ev '^#   (EAL|VIRTIO|VHOST|TELEMETRY)' | tail -n 8
+fault_wait "DUT destroyed mid-run" "$tmp/destroyed.log" 8
 gone=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'dut-destroyed*' -print -quit)
 check "the DUT VM was destroyed during the trial" [ "$destroyed" = 1 ]
 check "fwdlab run fails ($rc) with a message naming the VM ($FWDLAB_NAME-dut)" \

@@ -19,10 +19,8 @@
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd by check()
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-if ! trex_home=$("$top/trex/build.sh" --print 2>/dev/null); then
-	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
-	exit 77
-fi
+# shellcheck source=trex/tests/lib.sh
+. "$top/trex/tests/lib.sh"
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 tmp=$(mktemp -d)
@@ -123,10 +121,7 @@ check "in each of the $lossless trials without loss vfwd counted exactly TRex's 
 stage "run at 2000 pps for 3 s through TRex" lab run --label trex --rate 2000 --duration 3 \
 	--run trex-run || true
 r=$(run_dir trex-run)
-tx=$(jq -r '.trial.tx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-rx=$(jq -r '.trial.rx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-lk=$(runtime_vectors "$r/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
-p1=$(runtime_vectors "$r/trials/000/show_runtime.txt" port1-tx 2>/dev/null || echo -1)
+trex_counts "$r"
 echo "# run: TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1 (its trial's dump)"
 check "the run is complete; TRex sent about 6000 packets and received some" eval '
 	[ "$(status_of "$r")" = complete ] && [ "$tx" -ge 5000 ] && [ "$tx" -le 7000 ] && [ "$rx" -gt 0 ]'

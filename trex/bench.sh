@@ -5,66 +5,36 @@
 # in the same run, ROUNDS rounds of tgen, flowgen, TRex. Not a test: prints Mpps per
 # generator core and the ratios, writes build/trex/bench.json.
 #   trex/bench.sh [SECONDS] [ROUNDS]
+# shellcheck disable=SC1091,SC2034,SC2154 # lib.sh (sourced) sets tmp and id, reads NAME, PORTS, TG_EAL
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=${TOP:-$(cd "$here/.." && pwd)}
-TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
 secs=${1:-5}
 rounds=${2:-2}
-tmp=$(mktemp -d /tmp/trex-bench.XXXXXX)
-id=$(basename "$tmp")
-dut_pid=""
+NAME=trex-bench
+trex_stop() { "$here/trexctl" stop; }
+bench_on_exit=trex_stop
+source "$here/../tgen/bench/lib.sh"
 export FWDLAB_GEN_DIR=$tmp/trex FWDLAB_GEN_ID=$id FWDLAB_GEN_CORE=0 \
 	FWDLAB_GEN_PORT0=$tmp/m0.sock FWDLAB_GEN_PORT1=$tmp/m1.sock \
 	FWDLAB_GEN_SRC_MAC0=02:00:00:00:00:02 FWDLAB_GEN_SRC_MAC1=02:00:00:00:01:02 \
 	FWDLAB_GEN_DST_MAC0=02:00:00:00:00:01 FWDLAB_GEN_DST_MAC1=02:00:00:00:01:01
-cleanup() {
-	"$here/trexctl" stop 2>/dev/null || true
-	if [ -n "$dut_pid" ]; then
-		kill "$dut_pid" 2>/dev/null || true
-		wait "$dut_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp" "/var/run/dpdk/dut-$id" "/var/run/dpdk/tg-$id"
-}
-trap cleanup EXIT
 "$here/build.sh" --print >/dev/null || { echo "trex/bench.sh: no TRex build (make -C trex build)" >&2; exit 1; }
 logs=$TOP/build/trex/bench-logs
 mkdir -p "$logs" "$FWDLAB_GEN_DIR"
 
-setsid dpdk-testpmd -l 0,1 --no-huge -m 512 --no-pci --file-prefix "dut-$id" \
-	--vdev "net_memif0,role=server,id=0,socket=$tmp/m0.sock,socket-abstract=no" \
-	--vdev "net_memif1,role=server,id=0,socket=$tmp/m1.sock,socket-abstract=no" \
-	-- --total-num-mbufs=16384 --forward-mode=io --stats-period 5 \
-	>"$tmp/dut.log" 2>&1 </dev/null &
-dut_pid=$!
+bench_dut_io "net_memif0,role=server,id=0,socket=$tmp/m0.sock,socket-abstract=no" \
+	"net_memif1,role=server,id=0,socket=$tmp/m1.sock,socket-abstract=no"
 sleep 3
 PORTS=(--vdev "net_memif0,role=client,id=0,socket=$tmp/m0.sock,socket-abstract=no"
 	--vdev "net_memif1,role=client,id=0,socket=$tmp/m1.sock,socket-abstract=no")
 TG_EAL=(--no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5)
 
 run_tgen() { # -> "tx_pps rx_pps"
-	"$TGEN" -l 0 "${TG_EAL[@]}" "${PORTS[@]}" -- run --rate max --bidir --duration "$secs" \
-		--drain 0.2 --json "$tmp/tgen.json" >"$tmp/tgen.out" 2>&1 || true
-	cp "$tmp/tgen.out" "$logs/tgen-$r.log"
+	bench_tgen "$logs/tgen-$r.log"
 	jq -r '.trial | "\(.tx_pps - (.tx_refused / .duration_s)) \(.rx_pps)"' "$tmp/tgen.json"
 }
 
-run_flowgen() { # -> "tx_pps rx_pps"
-	{
-		sleep 3
-		echo start
-		sleep "$secs"
-		echo stop
-		sleep 1
-		echo quit
-	} | dpdk-testpmd --lcores 0@0,1@0 --main-lcore 0 "${TG_EAL[@]}" "${PORTS[@]}" -- -i \
-		--total-num-mbufs=16384 --forward-mode=flowgen --txpkts=60 --burst=32 \
-		>"$tmp/flowgen.out" 2>&1 || true
-	cp "$tmp/flowgen.out" "$logs/flowgen-$r.log"
-	awk -v s="$secs" '/Accumulated forward statistics for all ports/ { a = 1 }
-		a && /RX-packets:/ { rx = $2 } a && /TX-packets:/ { tx = $2; a = 0 }
-		END { printf "%.0f %.0f\n", tx / s, rx / s }' "$tmp/flowgen.out"
-}
+run_flowgen() { bench_flowgen "$logs/flowgen-$r.log"; } # -> "tx_pps rx_pps"
 
 run_trex() { # -> "tx_pps rx_pps": a fresh server per round (it polls its core while up)
 	"$here/trexctl" start >"$logs/trex-start-$r.log" 2>&1 || { tail -n 5 "$logs/trex-start-$r.log" >&2; echo "0 0"; return; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2034,SC2154 # boot_lib.sh (sourced) sets and reads the boot's variables
 # Boot test of the VPP DUT image (images/dut-vpp) with plain qemu-system-x86_64 (q35; KVM
 # when a time-boxed probe shows it works, else TCG with -cpu max; no libvirt) and a seed
 # from `provisioning/make-seed --dut vpp`: VPP must answer `show version` with the
@@ -9,43 +10,12 @@
 # kill -9. TAP output. Environment: OUT (images, default images/out), BOOT_LIMIT (seconds,
 # default 900), FRAMES (default 200).
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-images=$(cd "$here/.." && pwd)
-top=$(cd "$images/.." && pwd)
-out=${OUT:-$images/out}
-limit=${BOOT_LIMIT:-900}
+# shellcheck source-path=SCRIPTDIR source=boot_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/boot_lib.sh"
 frames=${FRAMES:-200}
-qga=$here/qga
 role=dut-vpp
-
-n=0
-tap() { # ok|fail NAME [why]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2${3:+ # $3}"; fi
-}
-
-for f in $role.qcow2 $role.vmlinuz $role.initrd $role.manifest.json; do
-	if [ ! -f "$out/$f" ]; then
-		echo "1..0 # SKIP $out/$f missing: make -C images dut-vpp (needs the portable VPP build)"
-		exit 0
-	fi
-done
-
-tmp=$(mktemp -d /tmp/fwdlab-vpp-boot.XXXXXX)
-qpid=""
-cleanup() {
-	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
-		kill "$qpid" 2>/dev/null || true
-		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$qpid" 2>/dev/null || break; sleep 0.5; done
-		kill -9 "$qpid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-free_port() { # a free UDP (or TCP) port on the loopback
-	python3 -c 'import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1]=="udp" else socket.SOCK_STREAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"
-}
+boot_need_image $role skip "make -C images dut-vpp (needs the portable VPP build)"
+boot_tmp fwdlab-vpp-boot
 ssh_port=$(free_port tcp)
 # Per data NIC: QEMU listens on q*, this host's side on h*.
 q0=$(free_port udp) h0=$(free_port udp) q1=$(free_port udp) h1=$(free_port udp)
@@ -66,31 +36,12 @@ EOF
 "$top/provisioning/make-seed" --role dut --dut vpp --hostname dut-vpp-boot-test --ssh-key "$tmp/id.pub" \
 	--mgmt-mac "$mgmt_mac" --data-mac "$data0" --data-mac "$data1" --vpp-setup "$tmp/setup.cli" \
 	--isolate 1 --out "$tmp/seed" >/dev/null
-qemu-img create -q -f qcow2 -F qcow2 -b "$out/$role.qcow2" "$tmp/disk.qcow2"
-
-accel=$("$images/lib/accel-probe" "$out/$role.vmlinuz" "$out/$role.initrd" 20)
-if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cpu max); fi
-echo "# accelerator: $accel; cmdline: $(cat "$tmp/seed/cmdline")"
-
-t0=$(date +%s.%N)
-qemu-system-x86_64 "${cpu[@]}" -name "fwdlab-vpp-boot-$$" -machine q35 -smp 2 -m 2048 -nodefaults \
-	-display none -no-reboot -kernel "$out/$role.vmlinuz" -initrd "$out/$role.initrd" \
-	-append "$(cat "$tmp/seed/cmdline") panic=-1" \
-	-drive "file=$tmp/disk.qcow2,if=virtio,format=qcow2" \
-	-drive "file=$tmp/seed/seed.iso,if=virtio,format=raw,readonly=on" \
-	-netdev "user,id=mgmt,hostfwd=tcp:127.0.0.1:$ssh_port-:22" \
-	-device "virtio-net-pci,netdev=mgmt,mac=$mgmt_mac" \
+boot_qemu $role "$mgmt_mac" -name "fwdlab-vpp-boot-$$" \
 	-netdev "socket,id=d0,udp=127.0.0.1:$h0,localaddr=127.0.0.1:$q0" \
 	-device "virtio-net-pci,netdev=d0,mac=$data0" \
 	-netdev "socket,id=d1,udp=127.0.0.1:$h1,localaddr=127.0.0.1:$q1" \
-	-device "virtio-net-pci,netdev=d1,mac=$data1" \
-	-chardev "socket,id=qga,path=$tmp/qga.sock,server=on,wait=off" \
-	-device virtio-serial-pci -device virtserialport,chardev=qga,name=org.qemu.guest_agent.0 \
-	-serial "file:$tmp/console.log" >"$tmp/qemu.log" 2>&1 &
-qpid=$!
+	-device "virtio-net-pci,netdev=d1,mac=$data1"
 
-elapsed() { printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)"; }
-guest() { "$qga" --timeout 30 "$tmp/qga.sock" exec "$@"; }
 vppctl() { guest /usr/local/bin/vppctl "$@"; }
 dump_guest() {
 	guest /bin/systemctl status --no-pager fwdlab-dataplane vpp 2>&1 | sed 's/^/# /' || true
@@ -98,25 +49,9 @@ dump_guest() {
 	guest /bin/cat /run/fwdlab/vpp-setup.cli 2>&1 | sed 's/^/# setup: /' || true
 	guest /bin/tail -n 20 /var/log/vpp/vpp.log 2>&1 | sed 's/^/# vpp.log: /' || true
 }
-dump_console() {
-	echo "# ---- last console lines"
-	tail -n 40 "$tmp/console.log" 2>/dev/null | sed 's/^/# /'
-	sed 's/^/# qemu: /' "$tmp/qemu.log"
-}
 
 # 1. the guest agent answers
-agent_at=""
-while [ "$(elapsed | cut -d. -f1)" -lt "$limit" ] && kill -0 "$qpid" 2>/dev/null; do
-	if "$qga" --timeout 3 "$tmp/qga.sock" ping 2>/dev/null; then agent_at=$(elapsed); break; fi
-	sleep 1
-done
-if [ -z "$agent_at" ]; then
-	tap fail dut_vpp_boots_and_guest_agent_answers "no agent after ${limit}s"
-	dump_console
-	echo "1..$n"
-	exit 1
-fi
-tap ok "dut_vpp_boots_and_guest_agent_answers (${agent_at}s, $accel)"
+boot_wait_agent dut_vpp_boots_and_guest_agent_answers
 
 # 2. VPP answers show version, naming the build the manifest records
 version="" ready_at=""
@@ -210,23 +145,7 @@ else
 fi
 
 # 5. systemd restarts VPP when it dies
-pid1=$(guest /bin/systemctl show -p MainPID --value vpp.service | tr -d '\r')
-guest /bin/kill -9 "$pid1" >/dev/null 2>&1 || true
-restarted="" pid2=""
-for _ in $(seq 1 90); do
-	sleep 2
-	pid2=$(guest /bin/systemctl show -p MainPID --value vpp.service 2>/dev/null | tr -d '\r' || true)
-	if [ -n "$pid2" ] && [ "$pid2" != 0 ] && [ "$pid2" != "$pid1" ] &&
-		vppctl show version >/dev/null 2>&1; then
-		restarted=yes
-		break
-	fi
-done
-if [ -n "$restarted" ]; then
-	tap ok "vpp_is_restarted_after_a_crash (pid $pid1 -> $pid2)"
-else
-	tap fail vpp_is_restarted_after_a_crash "MainPID was $pid1, now ${pid2:-?}"
-fi
+boot_restarted vpp_is_restarted_after_a_crash vpp.service 90 2 vppctl show version
 
 echo "# figures: accel=$accel boot_to_agent=${agent_at}s boot_to_vpp_ready=${ready_at:-never}s"
 echo "1..$n"

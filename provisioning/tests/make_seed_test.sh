@@ -156,23 +156,31 @@ if [ -x "$vfwd" ]; then
 else
 	tap ok "vfwd_accepts_the_default_startup_file # SKIP no vfwd build at $vfwd"
 fi
+# guest setup on a template whose dev MAC is no data NIC: NAME STATE MAC RC ("1": exit 1,
+# "fail": any non-zero exit); the error names the template's file and line.
+dev_mac_is_refused() {
+	local name=$1 state=$2 mac=$3 want=$4 err rc
+	printf 'dpdk { dev %s }\n' "$mac" >"$tmp/$name.in"
+	err=$(FWDLAB_DATAPLANE_CONF=$tmp/ok.conf FWDLAB_STATE=$state FWDLAB_VFWD_TEMPLATE=$tmp/$name.in \
+		FWDLAB_VFWD_CONF=$tmp/$name.conf "$dataplane" 2>&1) && rc=0 || rc=$?
+	case $want:$rc in
+	fail:0) ;;
+	fail:* | 1:1) grep -qF "$tmp/$name.in:1: no data NIC has MAC $mac" <<<"$err" && return 0 ;;
+	esac
+	echo "exit $rc, '$err'"
+	return 1
+}
 # First boot: no ports recorded yet (/run/fwdlab/ports absent) must not crash the lookup.
 rm -rf "$tmp/state0"
-printf 'dpdk { dev 52:54:00:00:99:98 }\n' >"$tmp/first.in"
-err=$(FWDLAB_DATAPLANE_CONF=$tmp/ok.conf FWDLAB_STATE=$tmp/state0 FWDLAB_VFWD_TEMPLATE=$tmp/first.in \
-	FWDLAB_VFWD_CONF=$tmp/first.conf "$dataplane" 2>&1) && rc=0 || rc=$?
-if [ "$rc" -eq 1 ] && grep -qF "$tmp/first.in:1: no data NIC has MAC 52:54:00:00:99:98" <<<"$err"; then
+if why=$(dev_mac_is_refused first "$tmp/state0" 52:54:00:00:99:98 1); then
 	tap ok guest_setup_without_recorded_ports_reports_the_missing_nic
 else
-	tap fail guest_setup_without_recorded_ports_reports_the_missing_nic "exit $rc, '$err'"
+	tap fail guest_setup_without_recorded_ports_reports_the_missing_nic "$why"
 fi
-printf 'dpdk { dev 52:54:00:00:99:99 }\n' >"$tmp/unknown.in"
-err=$(FWDLAB_DATAPLANE_CONF=$tmp/ok.conf FWDLAB_STATE=$tmp/state FWDLAB_VFWD_TEMPLATE=$tmp/unknown.in \
-	FWDLAB_VFWD_CONF=$tmp/unknown.conf "$dataplane" 2>&1) && rc=0 || rc=$?
-if [ "$rc" -ne 0 ] && grep -qF "$tmp/unknown.in:1: no data NIC has MAC 52:54:00:00:99:99" <<<"$err"; then
+if why=$(dev_mac_is_refused unknown "$tmp/state" 52:54:00:00:99:99 fail); then
 	tap ok guest_setup_refuses_a_dev_mac_that_is_no_data_nic
 else
-	tap fail guest_setup_refuses_a_dev_mac_that_is_no_data_nic "exit $rc, '$err'"
+	tap fail guest_setup_refuses_a_dev_mac_that_is_no_data_nic "$why"
 fi
 
 # --dut vpp (the dut-vpp image): the NICs stay the kernel's (af_packet), VPP starts, no

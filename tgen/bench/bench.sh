@@ -9,63 +9,30 @@
 # Not a test: it prints figures and ratios and writes build/tgen/bench.json. Both generators
 # send on both ports, unpaced, on one lcore.
 #   bench/bench.sh [SECONDS] [ROUNDS]
+# shellcheck disable=SC1091,SC2034,SC2154 # lib.sh (sourced) sets tmp and id, reads NAME, PORTS, TG_EAL
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TOP=${TOP:-$(cd "$here/.." && pwd)}
-TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
 secs=${1:-5}
 rounds=${2:-2}
-tmp=$(mktemp -d /tmp/tgen-bench.XXXXXX)
-id=$(basename "$tmp")
-dut_pid=""
-cleanup() {
-	if [ -n "$dut_pid" ]; then
-		kill "$dut_pid" 2>/dev/null || true
-		wait "$dut_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp" "/var/run/dpdk/dut-$id" "/var/run/dpdk/tg-$id"
-}
-trap cleanup EXIT
+NAME=tgen-bench
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 logs=$TOP/build/tgen/bench-logs
 mkdir -p "$logs"
 
-setsid dpdk-testpmd -l 0,1 --no-huge -m 512 --no-pci --file-prefix "dut-$id" \
-	--vdev "net_virtio_user0,path=$tmp/p0.sock,server=1,queue_size=1024" \
-	--vdev "net_virtio_user1,path=$tmp/p1.sock,server=1,queue_size=1024" \
-	-- --total-num-mbufs=16384 --forward-mode=io --stats-period 5 \
-	>"$tmp/dut.log" 2>&1 </dev/null &
-dut_pid=$!
+bench_dut_io "net_virtio_user0,path=$tmp/p0.sock,server=1,queue_size=1024" \
+	"net_virtio_user1,path=$tmp/p1.sock,server=1,queue_size=1024"
 HOST_PORTS=(--vdev "net_vhost0,iface=$tmp/p0.sock,client=1"
 	--vdev "net_vhost1,iface=$tmp/p1.sock,client=1")
 NULL_PORTS=(--vdev net_null0 --vdev net_null1)
 PORTS=("${HOST_PORTS[@]}")
 
 run_tgen() { # -> "tx_pps rx_pps"
-	"$TGEN" -l 0 "${TG_EAL[@]}" "${PORTS[@]}" -- run --rate max --bidir --duration "$secs" --drain 0.2 \
-		--json "$tmp/tgen.json" >"$tmp/tgen.out" 2>&1 || true
-	cp "$tmp/tgen.out" "$logs/tgen-$wiring-$r.log"
+	bench_tgen "$logs/tgen-$wiring-$r.log"
 	# frames received: ours, plus foreign ones (what net_null returns)
 	jq -r '.trial | "\(.tx_pps - (.tx_refused / .duration_s)) \(.rx_pps + .rx_other / .duration_s)"' \
 		"$tmp/tgen.json"
 }
 
-run_flowgen() { # -> "tx_pps rx_pps"
-	{
-		sleep 3
-		echo start
-		sleep "$secs"
-		echo stop
-		sleep 1
-		echo quit
-	} | dpdk-testpmd --lcores 0@0,1@0 --main-lcore 0 "${TG_EAL[@]}" "${PORTS[@]}" -- -i \
-		--total-num-mbufs=16384 --forward-mode=flowgen --txpkts=60 --burst=32 \
-		>"$tmp/flowgen.out" 2>&1 || true
-	cp "$tmp/flowgen.out" "$logs/flowgen-$wiring-$r.log"
-	# the all-ports block after "stop": RX-packets ... / TX-packets ...
-	awk -v s="$secs" '/Accumulated forward statistics for all ports/ { a = 1 }
-		a && /RX-packets:/ { rx = $2 } a && /TX-packets:/ { tx = $2; a = 0 }
-		END { printf "%.0f %.0f\n", tx / s, rx / s }' "$tmp/flowgen.out"
-}
+run_flowgen() { bench_flowgen "$logs/flowgen-$wiring-$r.log"; } # -> "tx_pps rx_pps"
 
 TG_EAL=(--no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5)
 

@@ -5,21 +5,10 @@
 # runs on the machine, unlike the rates of bench.sh. tgen is counted inside tgen_trial_run;
 # flowgen (no symbols in Debian's testpmd) by the difference of a 30 s and a 60 s run.
 # Not a test. Takes about 5 minutes.
+# shellcheck disable=SC1091,SC2034,SC2154 # lib.sh (sourced) sets tmp and id, reads NAME, PORTS, TG_EAL
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TOP=${TOP:-$(cd "$here/.." && pwd)}
-TGEN=${TGEN:-$TOP/build/tgen/bin/tgen}
-tmp=$(mktemp -d /tmp/tgen-ir.XXXXXX)
-id=$(basename "$tmp")
-dut_pid=""
-cleanup() {
-	if [ -n "$dut_pid" ]; then
-		kill "$dut_pid" 2>/dev/null || true
-		wait "$dut_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp" "/var/run/dpdk/dut-$id" "/var/run/dpdk/tg-$id"
-}
-trap cleanup EXIT
+NAME=tgen-ir
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 EAL=(--no-huge -m 256 --no-pci --file-prefix "tg-$id" --log-level=5)
 NULL_PORTS=(--vdev net_null0 --vdev net_null1)
 HOST_PORTS=(--vdev "net_vhost0,iface=$tmp/p0.sock,client=1"

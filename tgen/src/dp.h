@@ -46,6 +46,7 @@ void tgen_ports_close(struct tgen_ctx *c);
 /* Handles an ARP packet for port p (answers requests for our address, learns the gateway).
  * Returns 1 when the packet was ARP. */
 int tgen_arp_input(struct tgen_ctx *c, int p, const uint8_t *buf, uint32_t len);
+/* stream.c: (re)builds both streams and their templates (after ARP learned a MAC). */
 void tgen_streams_init(struct tgen_ctx *c);
 
 /* Runs one trial at pps (0: unpaced) for duration_s, then drains. */

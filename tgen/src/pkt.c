@@ -55,8 +55,8 @@ tgen_profile_max_frame(const struct tgen_profile *p)
 	return p->kind == TGEN_PROFILE_IMIX ? 1518 : p->frame_size;
 }
 
-static uint16_t
-ip_cksum(const uint8_t *h)
+uint16_t
+tgen_ip4_sum(const uint8_t *h)
 {
 	uint32_t sum = 0;
 	int i;
@@ -65,7 +65,7 @@ ip_cksum(const uint8_t *h)
 		sum += (uint32_t)h[i] << 8 | h[i + 1];
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	return (uint16_t)sum;
 }
 
 static void
@@ -82,13 +82,22 @@ put32(uint8_t *p, uint32_t v)
 	put16(p + 2, v & 0xffff);
 }
 
+static void
+sig_put(uint8_t *buf, const struct tgen_stream *s, uint32_t seq, uint8_t trial, uint64_t tsc)
+{
+	struct tgen_sig sig = {
+		.magic = htons(TGEN_SIG_MAGIC), .dir = s->dir, .trial = trial, .seq = seq, .tsc = tsc,
+	};
+
+	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+}
+
 void
 tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
 	       uint8_t trial, uint64_t tsc)
 {
 	uint16_t len = frame_size - TGEN_FCS_LEN;
 	uint8_t *ip = buf + 14, *udp = buf + 34;
-	struct tgen_sig sig;
 	uint16_t ck;
 
 	memcpy(buf, s->dst_mac, 6);
@@ -104,18 +113,13 @@ tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, u
 	put16(ip + 10, 0);
 	put32(ip + 12, s->src_ip + (s->flows > 1 && !s->vary_dst ? seq % s->flows : 0));
 	put32(ip + 16, s->dst_ip + (s->flows > 1 && s->vary_dst ? seq % s->flows : 0));
-	ck = ip_cksum(ip);
+	ck = (uint16_t)~tgen_ip4_sum(ip);
 	put16(ip + 10, ck);
 	put16(udp, s->sport);
 	put16(udp + 2, s->dport);
 	put16(udp + 4, len - 34);
 	put16(udp + 6, 0); /* no UDP checksum: the payload changes per packet */
-	sig.magic = htons(TGEN_SIG_MAGIC);
-	sig.dir = s->dir;
-	sig.trial = trial;
-	sig.seq = seq;
-	sig.tsc = tsc;
-	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+	sig_put(buf, s, seq, trial, tsc);
 }
 
 void
@@ -139,7 +143,6 @@ void
 tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_stream *s, uint32_t seq,
 		uint8_t trial, uint64_t tsc)
 {
-	struct tgen_sig sig;
 	uint32_t src = s->src_ip, dst = s->dst_ip, sum;
 
 	memcpy(buf, t->hdr, TGEN_HDR_LEN);
@@ -155,12 +158,7 @@ tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_strea
 		put32(buf + 30, dst);
 		put16(buf + 24, (uint16_t)~sum);
 	}
-	sig.magic = htons(TGEN_SIG_MAGIC);
-	sig.dir = s->dir;
-	sig.trial = trial;
-	sig.seq = seq;
-	sig.tsc = tsc;
-	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+	sig_put(buf, s, seq, trial, tsc);
 }
 
 const struct tgen_sig *

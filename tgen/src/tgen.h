@@ -58,6 +58,9 @@ uint16_t tgen_profile_frame_size(const struct tgen_profile *p, uint64_t seq);
 /* Mean frame size (with FCS), for bps <-> pps. */
 double tgen_profile_mean_frame(const struct tgen_profile *p);
 uint16_t tgen_profile_max_frame(const struct tgen_profile *p);
+/* One's complement sum (folded to 16 bits) of a 20-byte IPv4 header: the checksum is its
+ * complement, and a header with a correct checksum sums to 0xffff (RFC 1071). */
+uint16_t tgen_ip4_sum(const uint8_t *h);
 /* Writes headers and signature of packet seq into buf (frame_size - FCS bytes long). */
 void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
 		    uint8_t trial, uint64_t tsc);

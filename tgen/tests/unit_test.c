@@ -30,14 +30,7 @@ ip_at(const uint8_t *p)
 static int
 ip_cksum_ok(const uint8_t *h)
 {
-	uint32_t sum = 0;
-	int i;
-
-	for (i = 0; i < 20; i += 2)
-		sum += (uint32_t)h[i] << 8 | h[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum == 0xffff;
+	return tgen_ip4_sum(h) == 0xffff; /* the sum over the header with its checksum */
 }
 
 static struct tgen_stream

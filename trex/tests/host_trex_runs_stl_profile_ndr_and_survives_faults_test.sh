@@ -10,10 +10,8 @@
 # shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if ! trex_home=$("$top/trex/build.sh" --print 2>/dev/null); then
-	echo "1..0 # SKIP no cached TRex build (make -C trex build; TREX_TARBALL=PATH, trex/README.md)"
-	exit 77
-fi
+# shellcheck source=trex/tests/lib.sh
+. "$top/trex/tests/lib.sh"
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 # shellcheck source=tests/host_lab.sh
@@ -31,6 +29,20 @@ stl=$trex_home/scripts/stl/udp_for_benchmarks.py
 status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
 run_dir() { find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
 trex_pid() { cat "$FWDLAB_GEN_DIR/server.pid" 2>/dev/null || echo none; }
+# run_until_traffic NAME OUT SECONDS: `lab run` at 3 kpps for 10 s as run NAME in the
+# background ($job, its output in OUT); returns once its first trial has begun and SECONDS
+# more have passed (the trial driver connects and starts the traffic).
+run_until_traffic() {
+	local d
+	lab run --label trex --rate 3000 --duration 10 --run "$1" >"$2" 2>&1 &
+	job=$!
+	for _ in $(seq 120); do
+		d=$(run_dir "$1")
+		if [ -n "$d" ] && [ -s "$d/trials/.count" ]; then break; fi
+		sleep 1
+	done
+	sleep "$3"
+}
 
 stage "up --generator trex" lab up --generator trex || exit 1
 check "vfwd's startup file has memif ports, no vhost-user" eval '
@@ -47,20 +59,17 @@ check "the run is complete, its tgen.json by trex" eval '
 	[ "$(status_of "$r")" = complete ] && jq -e ".tool == \"trex\" and .generator.name == \"trex\"" "$r/tgen.json" >/dev/null'
 check "meta.json records the generator and its version (v3.08)" eval '
 	jq -e ".generator.name == \"trex\" and (.generator.version | test(\"^v3\"))" "$r/meta.json" >/dev/null'
-tx=$(jq -r '.trial.tx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-rx=$(jq -r '.trial.rx_packets // 0' "$r/tgen.json" 2>/dev/null || echo 0)
-lk=$(runtime_vectors "$r/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
-p1=$(runtime_vectors "$r/trials/000/show_runtime.txt" port1-tx 2>/dev/null || echo -1)
+trex_counts "$r"
 echo "# TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1 (trial 0's dump)"
 check "TRex sent packets and received every one" eval '[ "$tx" -gt 0 ] && [ "$tx" -eq "$rx" ]'
 check "vfwd's graph counted exactly TRex's packets (ip4-lookup = TRex tx, port1-tx = TRex rx)" eval '
 	[ "$lk" -eq "$tx" ] && [ "$p1" -eq "$rx" ]'
-check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" eval '
-	jq -se ".[0].tx_bytes == 1500 * $tx" "$r/generator-trials.jsonl" >/dev/null'
-check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" eval '
-	jq -se "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx" "$r/generator-trials.jsonl" >/dev/null'
-check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" eval '
-	jq -se ".[0].latency_ns == null and (.[0].latency_trex.null_because | test(\"low_end\"))" "$r/generator-trials.jsonl" >/dev/null'
+check "TRex's 1500 B frames: tx bytes = 1500 x packets (FCS counted)" \
+	trials_hold "$r" ".[0].tx_bytes == 1500 * $tx"
+check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port counters)" \
+	trials_hold "$r" "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx"
+check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" \
+	trials_hold "$r" '.[0].latency_ns == null and (.[0].latency_trex.null_because | test("low_end"))'
 
 # 2. NDR/PDR with the same profile; a DUT dump for every trial.
 stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \
@@ -119,14 +128,7 @@ check "a TRex server that does not answer is named, with its log" eval '
 # a busy 2-CPU host does to it) survives and the run completes: trexctl runs TRex with
 # --no-watchdog (with its watchdog the server aborted: "WATCHDOG: task 'ZMQ sync
 # request-response' has not responded for more than 3.1 seconds").
-lab run --label trex --rate 3000 --duration 10 --run stopped >"$tmp/stopped-run.out" 2>&1 &
-job=$!
-for _ in $(seq 120); do
-	s=$(run_dir stopped)
-	if [ -n "$s" ] && [ -s "$s/trials/.count" ]; then break; fi
-	sleep 1
-done
-sleep 4 # the trial driver connects and starts the traffic
+run_until_traffic stopped "$tmp/stopped-run.out" 4
 pid1=$(trex_pid)
 kill -STOP "$pid1" 2>/dev/null || true
 sleep 3
@@ -135,24 +137,16 @@ rc=0
 wait "$job" || rc=$?
 s=$(run_dir stopped)
 sed 's/^/# /' "$tmp/stopped-run.out" | grep -E 'fwdlab:|trex:' | tail -n 3
-stx=$(jq -r '.trial.tx_packets // 0' "$s/tgen.json" 2>/dev/null || echo 0)
-slk=$(runtime_vectors "$s/trials/000/show_runtime.txt" ip4-lookup 2>/dev/null || echo -1)
-echo "# stopped 3 s mid-trial: TRex tx $stx, vfwd ip4-lookup $slk"
+trex_counts "$s"
+echo "# stopped 3 s mid-trial: TRex tx $tx, vfwd ip4-lookup $lk"
 check "a TRex server stopped 3 s mid-trial survives (pid $pid1) and the run completes (exit $rc)" eval '
 	[ "$rc" -eq 0 ] && [ "$(status_of "$s")" = complete ] && [ "$(trex_pid)" = "$pid1" ] &&
 	kill -0 "$pid1" 2>/dev/null && ! grep -q WATCHDOG "$FWDLAB_GEN_DIR/server.log"'
 check "after the stop, TRex's tx still equals vfwd's ip4-lookup count" eval '
-	[ "$stx" -gt 0 ] && [ "$slk" -eq "$stx" ]'
+	[ "$tx" -gt 0 ] && [ "$lk" -eq "$tx" ]'
 
 # 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
-lab run --label trex --rate 3000 --duration 10 --run killed >"$tmp/killed.out" 2>&1 &
-job=$!
-for _ in $(seq 120); do
-	k=$(run_dir killed)
-	if [ -n "$k" ] && [ -s "$k/trials/.count" ]; then break; fi
-	sleep 1
-done
-sleep 6 # the trial driver connects and starts the traffic
+run_until_traffic killed "$tmp/killed.out" 6
 victim=$(trex_pid)
 kill -KILL "$victim" 2>/dev/null || true
 rc=0

@@ -492,12 +492,8 @@ put_summary_json(FILE *f, const struct samples *s)
 {
 	struct summary sm = stats_summarize(s->v, s->n);
 
-	fprintf(f, "{\"n\": %zu, \"median\": ", sm.n);
-	json_put_num(f, sm.median);
-	fputs(", \"min\": ", f);
-	json_put_num(f, sm.min);
-	fputs(", \"max\": ", f);
-	json_put_num(f, sm.max);
+	fputc('{', f);
+	stats_summary_put_json(f, &sm, "median");
 	fputs(", \"rel_spread\": ", f);
 	json_put_num(f, sm.rel_spread);
 	fprintf(f, ", \"generator_bound\": %s", s->nbound > 0 ? "true" : "false");

@@ -12,7 +12,7 @@
 
 #include "json.h"
 #include "latency.h"
-#include "report_int.h"
+#include "plot.h"
 #include "table.h"
 #include "util.h"
 
@@ -133,14 +133,27 @@ last_with_latency(const struct runset *rs, const char *camp, const char *prof, s
 	return best;
 }
 
+/* The latency curve of load k and direction d in a trial's JSON; NULL when it has none. */
+static const struct json *
+curve_get(const struct json *tj, size_t k, size_t d)
+{
+	char jp[64];
+	const struct json *l;
+
+	snprintf(jp, sizeof(jp), "latency.%s.%s", loads[k], dirs[d]);
+	l = json_get(tj, jp);
+	return l != NULL && l->type == JSON_OBJECT ? l : NULL;
+}
+
 static int
 plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 {
 	static const double pct[] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
-	char name[160], path[4400], title[200], txt[140], *body = NULL;
-	size_t size = 0, ncurves = 0;
-	struct plot *p;
-	FILE *f, *m;
+	char name[160], path[4400], title[200], txt[140];
+	size_t ncurves = 0;
+	struct plot_body b;
+	FILE *f;
+	int ret;
 
 	safe_name(txt, sizeof(txt), r->profile_key);
 	snprintf(name, sizeof(name), "latency-%.140s", txt);
@@ -152,12 +165,9 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 		r->run);
 	for (size_t k = 0; k < NLOADS; k++)
 		for (size_t d = 0; d < 2; d++) {
-			char jp[64];
-			const struct json *l;
+			const struct json *l = curve_get(tj, k, d);
 
-			snprintf(jp, sizeof(jp), "latency.%s.%s", loads[k], dirs[d]);
-			l = json_get(tj, jp);
-			if (l == NULL || l->type != JSON_OBJECT)
+			if (l == NULL)
 				continue;
 			fprintf(f, "%s# %s %s\n", ncurves ? "\n\n" : "", loads[k], dirs[d]);
 			for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
@@ -175,38 +185,29 @@ plot_one(struct campaign_out *co, const struct run *r, const struct json *tj)
 	snprintf(title, sizeof(title),
 		 "%.60s: latency percentiles at 0/10/50/90 %% of the PDR (%.80s)", r->profile_key,
 		 r->run);
-	p = plot_add(co, name, title);
-	m = p != NULL ? open_memstream(&body, &size) : NULL;
-	if (m == NULL)
-		return p == NULL ? 0 : -ENOMEM;
-	fprintf(m,
-		"set title '%s'\nset xlabel 'percentile'\nset ylabel 'latency (us)'\n"
-		"set logscale x\nset logscale y\nset grid\nset key top left\n"
-		"set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' "
-		"10000, "
-		"'99.999%%%%' 100000, '99.9999%%%%' 1000000)\nset xrange [1.5:1500000]\nplot ",
-		gp_text(txt, sizeof(txt), title));
+	ret = plot_begin(co, &b, name, title);
+	if (ret <= 0)
+		return ret;
+	fputs("set xlabel 'percentile'\nset ylabel 'latency (us)'\n"
+	      "set logscale x\nset logscale y\nset grid\nset key top left\n"
+	      "set xtics ('50%%' 2, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 10000, "
+	      "'99.999%%' 100000, '99.9999%%' 1000000)\nset xrange [1.5:1500000]\nplot ",
+	      b.m);
 	ncurves = 0;
 	for (size_t k = 0; k < NLOADS; k++)
 		for (size_t d = 0; d < 2; d++) {
-			char jp[64];
-			const struct json *l;
+			const struct json *l = curve_get(tj, k, d);
 
-			snprintf(jp, sizeof(jp), "latency.%s.%s", loads[k], dirs[d]);
-			l = json_get(tj, jp);
-			if (l == NULL || l->type != JSON_OBJECT)
+			if (l == NULL)
 				continue;
-			fputs(ncurves ? ", " : "", m);
-			gp_str(m, co->dir, name, ".dat");
-			fprintf(m,
+			fputs(ncurves ? ", " : "", b.m);
+			gp_str(b.m, co->dir, name, ".dat");
+			fprintf(b.m,
 				" index %zu using 1:3 with linespoints lw 2 pt 7 %stitle '%s %s'",
 				ncurves, d ? "dt 2 " : "", loads[k], dirs[d]);
 			ncurves++;
 		}
-	fclose(m);
-	gp_terminals(co->gp, co, p, body);
-	free(body);
-	return 0;
+	return plot_end(co, &b);
 }
 
 int

@@ -22,81 +22,16 @@
 
 extern char **environ;
 
-void
-safe_name(char *dst, size_t len, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i] != '\0'; i++) {
-		char c = src[i];
-
-		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-					 (c >= '0' && c <= '9') || c == '-' || c == '.'
-				 ? c
-				 : '_';
-	}
-	dst[i] = '\0';
-}
-
-/* Text for inside a gnuplot single-quoted string: quotes and backslashes become '_'. */
-const char *
-gp_text(char *buf, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && s[i] != '\0'; i++)
-		buf[i] = s[i] == '\'' || s[i] == '\\' || s[i] == '\n' ? '_' : s[i];
-	buf[i] = '\0';
-	return buf;
-}
-
-/* Prints a path as a gnuplot single-quoted string ('' stands for one quote). */
-void
-gp_str(FILE *f, const char *dir, const char *name, const char *ext)
-{
-	fputc('\'', f);
-	for (const char *s = dir; *s != '\0'; s++)
-		fputs(*s == '\'' ? "''" : (char[]){*s, 0}, f);
-	fprintf(f, "/%s%s'", name, ext);
-}
-
-void
-gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p, const char *body)
-{
-	static const char *const terms[][2] = {
-		{"svg size 960,540 fixed noenhanced font 'sans,12' background '#ffffff'", ".svg"},
-		{"pngcairo size 960,540 noenhanced font 'sans,10'", ".png"},
-	};
-
-	for (size_t i = 0; i < 2; i++) {
-		fprintf(gp, "set terminal %s\nset output ", terms[i][0]);
-		gp_str(gp, co->dir, p->name, terms[i][1]);
-		fprintf(gp, "\n%s\nunset output\n", body);
-	}
-}
-
-struct plot *
-plot_add(struct campaign_out *co, const char *name, const char *title)
-{
-	struct plot *p;
-
-	if (co->nplots == sizeof(co->plots) / sizeof(co->plots[0]))
-		return NULL;
-	p = &co->plots[co->nplots++];
-	str_copy(p->name, sizeof(p->name), name);
-	str_copy(p->title, sizeof(p->title), title);
-	return p;
-}
-
 /* One bar cluster per node, one bar per group, error bars min..max. */
 static int
 plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 {
-	char name[160], path[4400], title[200], *body = NULL;
-	struct plot *p;
-	FILE *f, *m;
-	size_t rows = 0, size = 0;
+	char name[160], path[4400], title[200];
+	struct plot_body b;
+	FILE *f;
+	size_t rows = 0;
 	double ymax = 0;
+	int ret;
 
 	safe_name(name, sizeof(name), c->profiles[prof]);
 	snprintf(path, sizeof(path), "clocks-%s", name);
@@ -135,37 +70,32 @@ plot_clocks(struct campaign_out *co, const struct cmp *c, size_t prof)
 	}
 	snprintf(title, sizeof(title), "clocks/packet per node, %s (median, bars min..max)",
 		 c->profiles[prof]);
-	p = plot_add(co, name, title);
-	m = p != NULL ? open_memstream(&body, &size) : NULL;
-	if (m == NULL)
-		return p == NULL ? 0 : -ENOMEM;
-	gp_text(title, sizeof(title), p->title);
-	fprintf(m,
-		"set title '%s'\nset ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
+	ret = plot_begin(co, &b, name, title);
+	if (ret <= 0)
+		return ret;
+	fprintf(b.m,
+		"set ylabel 'clocks/packet'\nset yrange [0:%.4g]\n"
 		"set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 		"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
 		"set xtics rotate by -35 nomirror\nset grid ytics\nset key top left\n"
 		"set datafile missing 'NaN'\nplot ",
-		title, ymax > 0 ? ymax * 1.15 : 1);
+		ymax > 0 ? ymax * 1.15 : 1);
 	for (size_t g = 0; g < c->ngroups; g++) {
-		fputs(g ? ", " : "", m);
-		gp_str(m, co->dir, name, ".dat");
-		fprintf(m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
+		fputs(g ? ", " : "", b.m);
+		gp_str(b.m, co->dir, name, ".dat");
+		fprintf(b.m, " using %zu:%zu:%zu%s title '%s'", 2 + 3 * g, 3 + 3 * g, 4 + 3 * g,
 			g == 0 ? ":xtic(1)" : "", gp_text(title, sizeof(title), c->groups[g]));
 	}
-	fclose(m);
-	gp_terminals(co->gp, co, p, body);
-	free(body);
-	return 0;
+	return plot_end(co, &b);
 }
 
 static int
 plot_ndr(struct campaign_out *co, const struct sweep *s)
 {
-	char path[4400], title[200], *body = NULL;
-	struct plot *p;
-	size_t size = 0;
-	FILE *f, *m;
+	char path[4400], title[200];
+	struct plot_body b;
+	FILE *f;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/ndr.dat", co->dir);
 	f = fopen(path, "w");
@@ -190,26 +120,21 @@ plot_ndr(struct campaign_out *co, const struct sweep *s)
 	fclose(f);
 	snprintf(title, sizeof(title), "NDR per frame size against the %.3g Gb/s line rate",
 		 s->link_bps / 1e9);
-	p = plot_add(co, "ndr", title);
-	m = p != NULL ? open_memstream(&body, &size) : NULL;
-	if (m == NULL)
-		return p == NULL ? 0 : -ENOMEM;
-	fprintf(m,
-		"set title '%s'\nset xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
-		"set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
-		"plot ",
-		p->title);
+	ret = plot_begin(co, &b, "ndr", title);
+	if (ret <= 0)
+		return ret;
+	fputs("set xlabel 'frame size (bytes)'\nset ylabel 'Mpps'\n"
+	      "set logscale y\nset grid\nset key top right\nset datafile missing 'NaN'\n"
+	      "plot ",
+	      b.m);
 	for (size_t d = 0; d < s->nduts; d++) {
-		gp_str(m, co->dir, "ndr", ".dat");
-		fprintf(m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
+		gp_str(b.m, co->dir, "ndr", ".dat");
+		fprintf(b.m, " using 1:%zu with linespoints lw 2 pt 7 title '%s NDR', ", 3 + d,
 			gp_text(title, sizeof(title), s->duts[d]));
 	}
-	gp_str(m, co->dir, "ndr", ".dat");
-	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", m);
-	fclose(m);
-	gp_terminals(co->gp, co, p, body);
-	free(body);
-	return 0;
+	gp_str(b.m, co->dir, "ndr", ".dat");
+	fputs(" using 1:2 with lines dt 2 lw 2 lc rgb '#000000' title 'line rate'", b.m);
+	return plot_end(co, &b);
 }
 
 static int

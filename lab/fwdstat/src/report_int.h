@@ -7,31 +7,9 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "plot.h"
 #include "table.h"
 
-struct plot {
-	char name[160]; /* file name without extension */
-	char title[200];
-};
-
-struct campaign_out {
-	char dir[4096];
-	struct plot plots[48];
-	size_t nplots;
-	FILE *gp; /* gnuplot script */
-};
-
-/* A file name: letters, digits, '-' and '.' kept, anything else '_'. */
-void safe_name(char *dst, size_t len, const char *src);
-/* Text for inside a gnuplot single-quoted string. */
-const char *gp_text(char *buf, size_t len, const char *s);
-/* DIR/NAME.EXT as a gnuplot single-quoted string. */
-void gp_str(FILE *f, const char *dir, const char *name, const char *ext);
-/* The plot BODY once per terminal (SVG and PNG, 960x540) into the campaign's script. */
-void gp_terminals(FILE *gp, const struct campaign_out *co, const struct plot *p,
-		  const char *body);
-/* A plot of the campaign's page; NULL when the page has as many as it takes. */
-struct plot *plot_add(struct campaign_out *co, const char *name, const char *title);
 void write_table(FILE *md, FILE *html, const char *title, struct table *t);
 
 /* repeats.c: box-and-whisker plots of the repeats of each group (one plot for the rates,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stats.h"
 
 static int
@@ -282,4 +283,21 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doubl
 	free(r);
 	free(rank2);
 	return p;
+}
+
+void
+stats_summary_put_json(FILE *f, const struct summary *s, const char *median_key)
+{
+	const struct {
+		const char *key;
+		double v;
+	} m[] = {{median_key, s->median}, {"min", s->min}, {"max", s->max}};
+
+	fprintf(f, "\"n\": %zu", s->n);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		fputs(", ", f);
+		json_put_str(f, m[i].key);
+		fputs(": ", f);
+		json_put_num(f, m[i].v);
+	}
 }

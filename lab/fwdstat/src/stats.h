@@ -4,6 +4,7 @@
 #define FWDSTAT_STATS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct summary {
 	size_t n;
@@ -15,6 +16,8 @@ struct summary {
 double stats_median(const double *v, size_t n);
 /* NaN values are ignored. */
 struct summary stats_summarize(const double *v, size_t n);
+/* Writes "n": N, "MEDIAN_KEY": median, "min": MIN, "max": MAX (JSON members, no braces). */
+void stats_summary_put_json(FILE *f, const struct summary *s, const char *median_key);
 /* Geometric mean of positive ratios; NaN when n == 0 or any ratio <= 0. */
 double stats_geomean(const double *v, size_t n);
 

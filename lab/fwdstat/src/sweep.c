@@ -191,12 +191,8 @@ sweep_print_json(const struct sweep *s, FILE *f)
 			fputs(first ? "" : ", ", f);
 			first = 0;
 			json_put_str(f, s->duts[d]);
-			fprintf(f, ": {\"n\": %zu, \"ndr_pps\": ", su.n);
-			json_put_num(f, su.median);
-			fputs(", \"min\": ", f);
-			json_put_num(f, su.min);
-			fputs(", \"max\": ", f);
-			json_put_num(f, su.max);
+			fputs(": {", f);
+			stats_summary_put_json(f, &su, "ndr_pps");
 			fputs(", \"line_ratio\": ", f);
 			json_put_num(f, su.median / line);
 			fprintf(f, ", \"generator_bound\": %s}", sm->nbound ? "true" : "false");

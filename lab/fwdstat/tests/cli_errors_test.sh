@@ -3,8 +3,7 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 data=${FWDSTAT_DATA:-$(dirname "${BASH_SOURCE[0]}")/data}
 
 status_of() { # expected-status stderr-file command...

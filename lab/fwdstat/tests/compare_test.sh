@@ -4,13 +4,11 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 c=$tmp/20260101T000000Z-host-ab
 # 1500 B: B is 20 % faster on NDR; 64 B: no change. Node example: B costs 20 clocks, A 12.
 i=0
-for spec in "A 1000000 12.0 12.1" "B 1200000 20.0 12.0" "A 1020000 12.2 12.0" \
-	"B 1210000 20.4 12.1" "A 980000 11.8 11.9" "B 1190000 19.6 12.0"; do
+for spec in "${AB_RUNS[@]}"; do
 	read -r g ndr ex lk <<<"$spec"
 	i=$((i + 1))
 	make_run "$c" "$(printf '%03d' "$i")-$g-udp1500" "$g" udp 1500 "$ndr" $((ndr + 5000)) vfwd complete "$ex" "$lk"

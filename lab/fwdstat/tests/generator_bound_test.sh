@@ -9,8 +9,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 data=${FWDSTAT_DATA:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data}
 fixture=$data/tgen_ndr_generator_bound.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 # tgen_json RUN_DIR NDR SIZE KIND: tgen.json from the real fixture; KIND generator keeps
 # limited_by generator, dut sets it to dut, old deletes it (tgen before the field).

@@ -22,6 +22,10 @@ check() { # name command...
 	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
 }
 
+holds() { # FILE FILTER: the JSON in FILE satisfies the jq FILTER
+	jq -e "$2" "$1" >/dev/null
+}
+
 quiet() { # command...: runs it with its output thrown away
 	"$@" >/dev/null 2>&1
 }
@@ -96,4 +100,25 @@ JSON
   "started_at": "20260101T000000Z-$2", "finished_at": "" }
 JSON
 	mv "$d/meta.json.tmp" "$d/meta.json"
+}
+
+use_tmp() { # a temp folder in $tmp, removed at exit
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+# The A B A B A B campaign of compare_test and report_html_test, one run a line: group, NDR
+# at 1500 B, the example node's and ip4-lookup's clocks (B's example costs 20, A's 12).
+# shellcheck disable=SC2034 # read by the sourcing tests
+AB_RUNS=("A 1000000 12.0 12.1" "B 1200000 20.0 12.0" "A 1020000 12.2 12.0"
+	"B 1210000 20.4 12.1" "A 980000 11.8 11.9" "B 1190000 19.6 12.0")
+
+make_sweep() { # CAMPAIGN_DIR "DUT SIZE NDR"...: runs 001-DUT-SIZE.. of a sweep, NDR = PDR
+	local c=$1 spec dut size ndr n=0
+	shift
+	for spec in "$@"; do
+		read -r dut size ndr <<<"$spec"
+		n=$((n + 1))
+		make_run "$c" "$(printf '%03d' "$n")-$dut-$size" A udp "$size" "$ndr" "$ndr" "$dut" complete
+	done
 }

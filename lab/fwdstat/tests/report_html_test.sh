@@ -4,24 +4,17 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 ab=$tmp/results/20260101T000000Z-host-ab
 sw=$tmp/results/20260101T010000Z-host-sweep
 i=0
-for spec in "A 1000000 12.0 12.1" "B 1200000 20.0 12.0" "A 1020000 12.2 12.0" \
-	"B 1210000 20.4 12.1" "A 980000 11.8 11.9" "B 1190000 19.6 12.0"; do
+for spec in "${AB_RUNS[@]}"; do
 	read -r g ndr ex lk <<<"$spec"
 	i=$((i + 1))
 	make_run "$ab" "$(printf '%03d' "$i")-$g" "$g" udp 1500 "$ndr" "$ndr" vfwd complete "$ex" "$lk"
 done
-n=0
-for spec in "vfwd 64 7440476" "vfwd 512 2349624" "vfwd 1518 812743" \
-	"testpmd-io 64 14880952" "testpmd-io 512 2349624" "testpmd-io 1518 812743"; do
-	read -r dut size ndr <<<"$spec"
-	n=$((n + 1))
-	make_run "$sw" "$(printf '%03d' "$n")-$dut-$size" A udp "$size" "$ndr" "$ndr" "$dut" complete
-done
+make_sweep "$sw" "vfwd 64 7440476" "vfwd 512 2349624" "vfwd 1518 812743" \
+	"testpmd-io 64 14880952" "testpmd-io 512 2349624" "testpmd-io 1518 812743"
 
 out=$tmp/report
 check "report_exits_0" quiet "$FWDSTAT" report "$tmp/results" --out "$out"

@@ -9,8 +9,7 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 c=$tmp/results/20260101T000000Z-host-rep
 one=$tmp/results/20260102T000000Z-host-single
 # group NDR (M) example-clocks, five repeats each; A's last NDR is an outlier

@@ -10,8 +10,7 @@ set -euo pipefail
 data=${FWDSTAT_DATA:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data}
 txt=$data/vfwd_adaptive_show_runtime.txt
 json=$data/vfwd_adaptive_show_runtime.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 # from the text: clocks in the rx-mode line over the Vectors of the -rx rows
 want_txt=$(awk '/^  rx-mode / { gsub(/[()]/, ""); for (i = 1; i <= NF; i++) if ($i == "clocks") c = $(i - 1) }

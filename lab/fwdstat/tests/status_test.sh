@@ -3,8 +3,7 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 c=$tmp/results/20260101T000000Z-host-ab
 make_run "$c" 001-A A udp 64 100 100 vfwd complete
 make_run "$c" 002-B B udp 64 100 100 vfwd incomplete

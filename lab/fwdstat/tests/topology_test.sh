@@ -9,8 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 cases=$here/topology
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+use_tmp
 
 kind_of() { # FILE: host for host*.conf and host_*.conf, else vm
 	case $(basename "$1") in
