@@ -50,11 +50,11 @@ static const char usage[] =
 	"      percentiles (us) per load (pdr_0..pdr_90) and direction, as a Markdown table\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
-	"  topology check [--kind host|vm] FILE\n"
+	"  topology check [--kind host|vm|loop] FILE\n"
 	"      validate a topology.conf: one FILE:LINE: message per error, exit 1\n"
 	"  topology get FILE KEY [DEFAULT]\n"
 	"      the value of KEY (DEFAULT, or exit 1, when it is not set)\n"
-	"  topology dump [--kind host|vm] [--json] FILE\n"
+	"  topology dump [--kind host|vm|loop] [--json] FILE\n"
 	"      a valid file's settings as KEY=VALUE lines or one JSON object\n"
 	"DIR is a run folder, a campaign folder or a results root. RATE: 10G, 25e9, 100M.\n";
 
@@ -578,9 +578,9 @@ cmd_trend(int argc, char **argv)
 }
 
 static const char topology_usage[] =
-	"usage: fwdstat topology check [--kind host|vm] FILE\n"
+	"usage: fwdstat topology check [--kind host|vm|loop] FILE\n"
 	"       fwdstat topology get FILE KEY [DEFAULT]\n"
-	"       fwdstat topology dump [--kind host|vm] [--json] FILE\n";
+	"       fwdstat topology dump [--kind host|vm|loop] [--json] FILE\n";
 
 /* fwdstat topology get FILE KEY [DEFAULT]: reads what it can; validation is `check`'s. */
 static int

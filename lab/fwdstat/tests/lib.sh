@@ -3,24 +3,11 @@
 # with meta.json, tgen.json and a show_runtime.txt in VPP's layout.
 
 FWDSTAT=${FWDSTAT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/build/lab/bin/fwdstat}
-tap_n=0
-tap_failed=0
-
-ok() { # cond-exit-status name
-	tap_n=$((tap_n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $tap_n - $2"
-	else
-		echo "not ok $tap_n - $2"
-		tap_failed=1
-	fi
-}
-
-check() { # name command...
-	local name=$1
-	shift
-	if "$@"; then ok 0 "$name"; else ok 1 "$name"; fi
-}
+# TAP lines from the tree's one library; tap_n and tap_failed are this suite's names.
+# shellcheck source=tests/lib/tap.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/tests/lib/tap.sh"
+tap_alias tap_n tap_failed
+ok() { tap_result "$1" "$2"; } # STATUS NAME
 
 holds() { # FILE FILTER: the JSON in FILE satisfies the jq FILTER
 	jq -e "$2" "$1" >/dev/null
@@ -36,10 +23,6 @@ quiet_to() { # FILE command...: stdout to FILE, stderr thrown away
 	"$@" >"$f" 2>/dev/null
 }
 
-tap_done() {
-	echo "1..$tap_n"
-	return "$tap_failed"
-}
 
 # runtime_row NAME STATE CALLS VECTORS SUSPENDS CLOCKS VPC: one row in VPP's widths.
 runtime_row() {
