@@ -21,8 +21,11 @@ tgen_cli_usage(FILE *f)
 	      "  ndr   NDR/PDR search (RFC 2544 / MLRsearch)\n"
 	      "  link  bring both ports up (and resolve ARP), print them, exit\n"
 	      "options:\n"
-	      "  --profile udp|imix      traffic profile (default udp)\n"
-	      "  --size N                frame size with FCS, 64..9000 (udp; default 64)\n"
+	      "  --profile udp|udp6|imix traffic profile (default udp; udp6: IPv6 UDP)\n"
+	      "  --size N                frame size with FCS, 64..9000 (udp; default 64;\n"
+	      "                          udp6: 82..9000, default 82)\n"
+	      "  --src6 IP6, --dst6 IP6  udp6: port0's source and destination (default\n"
+	      "                          2001:db8:2::1 -> 2001:db8:1::1; --bidir swaps them)\n"
 	      "  --flows N               vary the source address over N values (default 1)\n"
 	      "  --flow-field src|dst    the address --flows varies (default src; dst: CSIT "
 	      "ip4dst)\n"
@@ -186,6 +189,12 @@ p_ip(const struct cli_opt *d, void *field, const char *a)
 }
 
 static int
+p_ip6(const struct cli_opt *d, void *field, const char *a)
+{
+	return tgen_ip6_parse(a, field) < 0 ? bad(d, a) : 0;
+}
+
+static int
 p_mac(const struct cli_opt *d, void *field, const char *a)
 {
 	struct tgen_port *p = field;
@@ -292,7 +301,9 @@ p_ports(const struct cli_opt *d, void *field, const char *a)
 #define SECONDS(lo, hi) lo, hi, "seconds in " #lo ".." #hi
 
 static const struct cli_opt cli_opts[] = {
-	{"profile", "profile", p_profile, CTX(profile), 0, 0, "unknown profile (udp, imix)"},
+	{"profile", "profile", p_profile, CTX(profile), 0, 0, "unknown profile (udp, udp6, imix)"},
+	{"src6", "src6", p_ip6, CTX(profile.src6), 0, 0, "bad IPv6 address"},
+	{"dst6", "dst6", p_ip6, CTX(profile.dst6), 0, 0, "bad IPv6 address"},
 	{"size", "size", p_u16, CTX(profile.frame_size), TGEN_MIN_FRAME, TGEN_MAX_FRAME,
 	 "frame size must be an integer in 64..9000"},
 	{"flows", "flows", p_u32, CTX(profile.flows), 1, 1 << 24,
@@ -378,6 +389,7 @@ int
 tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 {
 	struct option longopts[N_CLI_OPTS + 2];
+	bool size_given = false, ip6_given = false;
 	int opt, ret;
 
 	if (argc < 2 || argv[1][0] == '-') {
@@ -407,6 +419,8 @@ tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 		ret = parse_one(c, o, opt, optarg);
 		if (ret < 0)
 			return ret;
+		size_given |= strcmp(cli_opts[opt - 256].name, "size") == 0;
+		ip6_given |= cli_opts[opt - 256].parse == p_ip6;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "tgen: unexpected argument '%s'\n", argv[optind]);
@@ -416,6 +430,20 @@ tgen_cli_parse(struct tgen_ctx *c, struct opts *o, int argc, char **argv)
 	    c->profile.frame_size != 0) {
 		fprintf(stderr, "tgen: --size does not apply to the imix profile\n");
 		return -EINVAL;
+	}
+	if (c->profile.kind != TGEN_PROFILE_UDP6 && ip6_given) {
+		fprintf(stderr, "tgen: --src6/--dst6 apply to the udp6 profile only\n");
+		return -EINVAL;
+	}
+	if (c->profile.kind == TGEN_PROFILE_UDP6 && c->profile.frame_size < TGEN_MIN_FRAME6) {
+		if (size_given) {
+			fprintf(stderr,
+				"tgen: --size %u: a udp6 frame is at least %d B (Ethernet 14 + IPv6 40 "
+				"+ UDP 8 + signature 16 + FCS 4)\n",
+				c->profile.frame_size, TGEN_MIN_FRAME6);
+			return -EINVAL;
+		}
+		c->profile.frame_size = TGEN_MIN_FRAME6;
 	}
 	return 0;
 }

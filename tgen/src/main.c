@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tgen: a DPDK traffic generator with TRex-style profiles and an NDR/PDR search.
  *   tgen [EAL args] -- run|ndr|link [options]        (tgen -- --help) */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -78,6 +79,16 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 		tgen_profile_name(&c->profile), tgen_profile_mean_frame(&c->profile),
 		c->profile.flows, c->profile.vary_dst ? "dst" : "src",
 		c->profile.bidir ? "true" : "false", c->link_bps);
+	if (c->profile.kind == TGEN_PROFILE_UDP6) {
+		char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, c->profile.src6, a, sizeof(a));
+		inet_ntop(AF_INET6, c->profile.dst6, b, sizeof(b));
+		fprintf(f,
+			",\n \"ip\": {\"version\": 6, \"src\": \"%s\", \"dst\": \"%s\", "
+			"\"hop_limit\": 64}",
+			a, b);
+	}
 	fprintf(f,
 		",\n \"warmup\": {\"seconds\": %.3f, \"tx_packets\": [%" PRIu64 ", %" PRIu64
 		"], \"rx_packets\": %" PRIu64 "}",
@@ -741,6 +752,9 @@ main(int argc, char **argv)
 	c.profile.kind = TGEN_PROFILE_UDP;
 	c.profile.frame_size = 64;
 	c.profile.flows = 1;
+	/* udp6: 2001:db8:2::1 -> 2001:db8:1::1 (vfwd's README routes 2001:db8:1::/48) */
+	tgen_ip6_parse("2001:db8:2::1", c.profile.src6);
+	tgen_ip6_parse("2001:db8:1::1", c.profile.dst6);
 	c.link_bps = 10000000000ull;
 	c.drain_s = 0.5;
 	c.pacing = TGEN_PACING_AUTO;

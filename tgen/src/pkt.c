@@ -17,6 +17,8 @@ tgen_profile_parse(const char *name, struct tgen_profile *p)
 		p->kind = TGEN_PROFILE_UDP;
 	else if (strcmp(name, "imix") == 0)
 		p->kind = TGEN_PROFILE_IMIX;
+	else if (strcmp(name, "udp6") == 0)
+		p->kind = TGEN_PROFILE_UDP6;
 	else
 		return -EINVAL;
 	return 0;
@@ -25,6 +27,8 @@ tgen_profile_parse(const char *name, struct tgen_profile *p)
 const char *
 tgen_profile_name(const struct tgen_profile *p)
 {
+	if (p->kind == TGEN_PROFILE_UDP6)
+		return "udp6";
 	return p->kind == TGEN_PROFILE_IMIX ? "imix" : "udp";
 }
 
@@ -89,7 +93,89 @@ sig_put(uint8_t *buf, const struct tgen_stream *s, uint32_t seq, uint8_t trial, 
 		.magic = htons(TGEN_SIG_MAGIC), .dir = s->dir, .trial = trial, .seq = seq, .tsc = tsc,
 	};
 
-	memcpy(buf + TGEN_HDR_LEN, &sig, sizeof(sig));
+	memcpy(buf + (s->ip6 ? TGEN_HDR6_LEN : TGEN_HDR_LEN), &sig, sizeof(sig));
+}
+
+/* One's complement sum of n bytes (n even) as big-endian 16-bit words, unfolded. */
+static uint32_t
+sum16(const uint8_t *p, uint32_t n)
+{
+	uint32_t sum = 0, i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	return sum;
+}
+
+static uint16_t
+fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* The sum of n bytes of 'x' padding that starts at an even offset of the UDP segment. */
+static uint32_t
+pad_sum(uint32_t n)
+{
+	return (n / 2) * 0x7878u + (n & 1 ? 0x7800u : 0);
+}
+
+static uint32_t
+addr_lo(const uint8_t a[16])
+{
+	return (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+}
+
+/* udp6, TRex's udp_for_benchmarks shape over IPv6: Ether / IPv6 (hop limit 64, no extension
+ * header) / UDP with its (mandatory) checksum / signature / 'x' padding. */
+static void
+pkt6_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
+	   uint8_t trial, uint64_t tsc)
+{
+	uint16_t len = frame_size - TGEN_FCS_LEN, ulen = len - 54;
+	uint8_t *ip = buf + 14, *udp = buf + 54;
+	uint32_t off = s->flows > 1 ? seq % s->flows : 0, sum;
+	uint16_t ck;
+
+	memcpy(buf, s->dst_mac, 6);
+	memcpy(buf + 6, s->src_mac, 6);
+	put16(buf + 12, 0x86dd);
+	put32(ip, 0x60000000u); /* version 6, traffic class 0, flow label 0 */
+	put16(ip + 4, ulen);
+	ip[6] = 17;
+	ip[7] = 64;
+	memcpy(ip + 8, s->src6, 16);
+	memcpy(ip + 24, s->dst6, 16);
+	if (off)
+		put32(s->vary_dst ? ip + 36 : ip + 20,
+		      addr_lo(s->vary_dst ? s->dst6 : s->src6) + off);
+	put16(udp, s->sport);
+	put16(udp + 2, s->dport);
+	put16(udp + 4, ulen);
+	put16(udp + 6, 0);
+	sig_put(buf, s, seq, trial, tsc);
+	/* pseudo-header (addresses, length, next header), UDP header, signature, padding */
+	sum = sum16(ip + 8, 32) + ulen + 17 + sum16(udp, 8 + sizeof(struct tgen_sig)) +
+	      pad_sum(ulen - 8 - sizeof(struct tgen_sig));
+	ck = (uint16_t)~fold(sum);
+	put16(udp + 6, ck ? ck : 0xffff);
+}
+
+uint16_t
+tgen_udp6_verify(const uint8_t *buf, uint32_t len)
+{
+	uint32_t ulen;
+
+	if (len < TGEN_HDR6_LEN)
+		return 1;
+	ulen = (uint32_t)buf[18] << 8 | buf[19];
+	if (ulen + 54 > len)
+		return 1;
+	return (uint16_t)~fold(sum16(buf + 22, 32) + ulen + 17 + sum16(buf + 54, ulen));
 }
 
 void
@@ -100,6 +186,10 @@ tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, u
 	uint8_t *ip = buf + 14, *udp = buf + 34;
 	uint16_t ck;
 
+	if (s->ip6) {
+		pkt6_build(buf, s, frame_size, seq, trial, tsc);
+		return;
+	}
 	memcpy(buf, s->dst_mac, 6);
 	memcpy(buf + 6, s->src_mac, 6);
 	put16(buf + 12, 0x0800);
@@ -125,12 +215,26 @@ tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, u
 void
 tgen_tmpl_init(struct tgen_tmpl *t, const struct tgen_stream *s, uint16_t frame_size)
 {
-	uint8_t buf[TGEN_HDR_LEN + sizeof(struct tgen_sig)];
+	uint8_t buf[TGEN_HDR6_LEN + sizeof(struct tgen_sig)];
 	const uint8_t *ip = buf + 14;
-	uint32_t sum = 0;
+	uint32_t sum = 0, ulen;
 	int i;
 
 	tgen_pkt_build(buf, s, frame_size, 0, 0, 0);
+	t->frame_size = frame_size;
+	if (s->ip6) {
+		/* the checksum but the signature and, with flows, the varying low 32 bits */
+		ulen = frame_size - TGEN_FCS_LEN - 54;
+		memcpy(t->hdr, buf, TGEN_HDR6_LEN);
+		t->hdr_len = TGEN_HDR6_LEN;
+		sum = sum16(ip + 8, 32) + ulen + 17 + sum16(buf + 54, 6) +
+		      pad_sum(ulen - 8 - sizeof(struct tgen_sig));
+		if (s->flows > 1)
+			sum -= sum16(buf + (s->vary_dst ? 50 : 34), 4);
+		t->ck_base = sum;
+		return;
+	}
+	t->hdr_len = TGEN_HDR_LEN;
 	memcpy(t->hdr, buf, TGEN_HDR_LEN);
 	for (i = 0; i < 20; i += 2)
 		if (i != 10 && (i < 12 || i > 18)) /* checksum, addresses */
@@ -143,8 +247,21 @@ void
 tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_stream *s, uint32_t seq,
 		uint8_t trial, uint64_t tsc)
 {
-	uint32_t src = s->src_ip, dst = s->dst_ip, sum;
+	uint32_t src = s->src_ip, dst = s->dst_ip, sum, a;
 
+	if (s->ip6) {
+		memcpy(buf, t->hdr, TGEN_HDR6_LEN);
+		sum = t->ck_base;
+		if (s->flows > 1) {
+			a = addr_lo(s->vary_dst ? s->dst6 : s->src6) + seq % s->flows;
+			put32(buf + (s->vary_dst ? 50 : 34), a);
+			sum += (a >> 16) + (a & 0xffff);
+		}
+		sig_put(buf, s, seq, trial, tsc);
+		sum = (uint16_t)~fold(sum + sum16(buf + TGEN_HDR6_LEN, sizeof(struct tgen_sig)));
+		put16(buf + 60, sum ? (uint16_t)sum : 0xffff);
+		return;
+	}
 	memcpy(buf, t->hdr, TGEN_HDR_LEN);
 	if (s->flows > 1) {
 		if (s->vary_dst)
@@ -168,9 +285,16 @@ tgen_pkt_parse(const uint8_t *buf, uint32_t len)
 
 	if (len < TGEN_HDR_LEN + sizeof(*sig))
 		return NULL;
-	if (buf[12] != 0x08 || buf[13] != 0x00 || buf[14] != 0x45 || buf[23] != 17)
+	if (buf[12] == 0x86 && buf[13] == 0xdd) {
+		/* IPv6 without extension headers, next header UDP */
+		if (len < TGEN_HDR6_LEN + sizeof(*sig) || buf[14] >> 4 != 6 || buf[20] != 17)
+			return NULL;
+		sig = (const struct tgen_sig *)(buf + TGEN_HDR6_LEN);
+	} else if (buf[12] != 0x08 || buf[13] != 0x00 || buf[14] != 0x45 || buf[23] != 17) {
 		return NULL;
-	sig = (const struct tgen_sig *)(buf + TGEN_HDR_LEN);
+	} else {
+		sig = (const struct tgen_sig *)(buf + TGEN_HDR_LEN);
+	}
 	if (sig->magic != htons(TGEN_SIG_MAGIC) || sig->dir >= TGEN_NDIR)
 		return NULL;
 	return sig;
@@ -228,6 +352,17 @@ tgen_arp_build(uint8_t *buf, int op, const uint8_t smac[6], uint32_t sip, const 
 	put32(a + 24, tip);
 	memset(buf + 42, 0, 18);
 	return 60;
+}
+
+int
+tgen_ip6_parse(const char *s, uint8_t ip6[16])
+{
+	struct in6_addr a;
+
+	if (inet_pton(AF_INET6, s, &a) != 1)
+		return -EINVAL;
+	memcpy(ip6, &a, 16);
+	return 0;
 }
 
 static uint32_t

@@ -24,6 +24,9 @@ tgen_streams_init(struct tgen_ctx *c)
 		s->flows = c->profile.flows;
 		s->vary_dst = c->profile.vary_dst;
 		s->dir = d;
+		s->ip6 = c->profile.kind == TGEN_PROFILE_UDP6;
+		memcpy(s->src6, d == 0 ? c->profile.src6 : c->profile.dst6, 16);
+		memcpy(s->dst6, d == 0 ? c->profile.dst6 : c->profile.src6, 16);
 		for (i = 0; i < TGEN_IMIX_PERIOD; i++)
 			tgen_tmpl_init(&c->tmpl[d][i], s, tgen_profile_frame_size(&c->profile, i));
 	}

@@ -16,7 +16,7 @@
 #define TGEN_WARMUP_TAG 0xff /* trial tag of warm-up packets */
 
 /* ---- profiles and packets (pkt.c) ---- */
-enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX };
+enum tgen_profile_kind { TGEN_PROFILE_UDP, TGEN_PROFILE_IMIX, TGEN_PROFILE_UDP6 };
 
 struct tgen_profile {
 	enum tgen_profile_kind kind;
@@ -24,6 +24,7 @@ struct tgen_profile {
 	uint32_t flows;	     /* addresses that vary, >= 1 */
 	bool vary_dst;	     /* the destination varies instead of the source (CSIT ip4dst) */
 	bool bidir;
+	uint8_t src6[16], dst6[16]; /* udp6: direction 0's addresses (direction 1 swaps them) */
 };
 
 /* The addresses of one direction's stream. */
@@ -37,6 +38,8 @@ struct tgen_stream {
 	uint32_t flows;
 	bool vary_dst;
 	uint8_t dir; /* 0: port0 -> port1, 1: port1 -> port0 */
+	bool ip6;    /* udp6: IPv6 with src6/dst6 (flows vary their low 32 bits) */
+	uint8_t src6[16], dst6[16];
 };
 
 /* The signature every test packet carries right after the UDP header (16 bytes). */
@@ -49,6 +52,9 @@ struct tgen_sig {
 } __attribute__((packed));
 
 #define TGEN_HDR_LEN 42 /* Ethernet + IPv4 + UDP */
+#define TGEN_HDR6_LEN 62 /* Ethernet + IPv6 + UDP */
+/* udp6's smallest frame: Ethernet 14 + IPv6 40 + UDP 8 + signature 16 + FCS 4 */
+#define TGEN_MIN_FRAME6 82
 #define TGEN_IMIX_PERIOD 12
 
 int tgen_profile_parse(const char *name, struct tgen_profile *p);
@@ -68,9 +74,12 @@ void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_si
  * varying address and checksum when flows > 1, and the signature. Same bytes as
  * tgen_pkt_build. */
 struct tgen_tmpl {
-	uint8_t hdr[TGEN_HDR_LEN];
-	uint32_t ck_base; /* one's complement sum of the IPv4 header but addresses, checksum */
+	uint8_t hdr[TGEN_HDR6_LEN];
+	uint32_t ck_base; /* IPv4: one's complement sum of the IPv4 header but addresses and
+			   * checksum; IPv6: of the UDP checksum's pseudo-header, UDP header and
+			   * padding, but the varying low 32 bits of an address and the signature */
 	uint16_t frame_size;
+	uint16_t hdr_len; /* TGEN_HDR_LEN or TGEN_HDR6_LEN */
 };
 
 void tgen_tmpl_init(struct tgen_tmpl *t, const struct tgen_stream *s, uint16_t frame_size);
@@ -80,6 +89,10 @@ void tgen_tmpl_build(uint8_t *buf, const struct tgen_tmpl *t, const struct tgen_
 const struct tgen_sig *tgen_pkt_parse(const uint8_t *buf, uint32_t len);
 int tgen_mac_parse(const char *s, uint8_t mac[6]);
 int tgen_ip_parse(const char *s, uint32_t *ip);
+int tgen_ip6_parse(const char *s, uint8_t ip6[16]);
+/* The UDP checksum of an IPv6 frame of len bytes (no FCS) at buf, as a receiver checks it:
+ * 0 when the frame's checksum is right (tests). */
+uint16_t tgen_udp6_verify(const uint8_t *buf, uint32_t len);
 /* ARP (pkt.c): build a request/reply; parse returns 1 for request, 2 for reply, 0 else. */
 uint32_t tgen_arp_build(uint8_t *buf, int op, const uint8_t smac[6], uint32_t sip,
 			const uint8_t tmac[6], uint32_t tip);

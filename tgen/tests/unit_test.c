@@ -128,6 +128,60 @@ test_template(void)
 	tap(ok, "template_fast_path_builds_the_same_bytes_as_the_plain_builder");
 }
 
+/* udp6: the IPv6 frame's fields, a UDP checksum a receiver accepts (with 'x' padding, odd and
+ * even lengths), the signature found by the parser, and the template's same bytes. */
+static void
+test_udp6(void)
+{
+	static const uint16_t sizes[] = {82, 83, 594, 1518, 9000};
+	static uint8_t buf[9000], b[9000];
+	struct tgen_stream s = stream0(1);
+	const struct tgen_sig *sig;
+	struct tgen_tmpl t;
+	int ok = 1, okt = 1;
+	uint32_t seq;
+	size_t i, j;
+
+	s.ip6 = true;
+	tgen_ip6_parse("2001:db8:2::1", s.src6);
+	tgen_ip6_parse("2001:db8:1::1", s.dst6);
+	memset(buf, 'x', sizeof(buf));
+	tgen_pkt_build(buf, &s, 82, 7, 3, 99);
+	tap(buf[12] == 0x86 && buf[13] == 0xdd && buf[14] == 0x60 && buf[20] == 17 &&
+		    buf[21] == 64 && (buf[18] << 8 | buf[19]) == 82 - 4 - 54 &&
+		    (buf[58] << 8 | buf[59]) == 82 - 4 - 54 && buf[22] == 0x20 && buf[23] == 0x01 &&
+		    buf[27] == 2 && buf[37] == 1 && buf[43] == 1 && buf[53] == 1 &&
+		    (buf[54] << 8 | buf[55]) == 1025 && (buf[56] << 8 | buf[57]) == 12,
+	    "udp6_frame_is_ipv6_hop_limit_64_next_header_udp_with_the_given_addresses");
+	sig = tgen_pkt_parse(buf, 78);
+	tap(sig != NULL && sig->seq == 7 && sig->trial == 3 && sig->tsc == 99 &&
+		    (const uint8_t *)sig == buf + TGEN_HDR6_LEN,
+	    "udp6_signature_follows_the_udp_header_and_is_parsed");
+	tap(tgen_pkt_parse(buf, 77) == NULL, "udp6_frame_shorter_than_its_signature_is_not_ours");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (j = 0; j < 3; j++) {
+			s.flows = j == 0 ? 1 : 253;
+			s.vary_dst = j == 2;
+			tgen_tmpl_init(&t, &s, sizes[i]);
+			memset(b, 'x', sizeof(b));
+			for (seq = 0; seq < 70000; seq += 997) {
+				tgen_pkt_build(buf, &s, sizes[i], seq, 9, seq * 12345678901ull);
+				tgen_tmpl_build(b, &t, &s, seq, 9, seq * 12345678901ull);
+				ok = ok && tgen_udp6_verify(buf, sizes[i] - 4) == 0;
+				okt = okt && memcmp(buf, b, sizes[i] - 4) == 0;
+			}
+		}
+	}
+	tap(ok, "udp6_checksum_is_valid_for_every_size_flow_and_sequence");
+	tap(okt, "udp6_template_builds_the_same_bytes_as_the_plain_builder");
+	s.flows = 253;
+	s.vary_dst = false;
+	tgen_pkt_build(buf, &s, 82, 254, 0, 0);
+	tap(buf[37] == 2 && buf[53] == 1, "udp6_flows_cycle_the_low_bits_of_the_source");
+	buf[60] ^= 1;
+	tap(tgen_udp6_verify(buf, 78) != 0, "udp6_checksum_check_sees_a_flipped_bit");
+}
+
 static void
 test_imix(void)
 {
@@ -597,6 +651,7 @@ main(void)
 	test_udp_packet();
 	test_flows();
 	test_template();
+	test_udp6();
 	test_imix();
 	test_arp();
 	test_rates();
