@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC1091,SC2154 # lib.sh (sourced) sets tmp, TGEN, ...
 # Bad input gets a clear message and a non-zero exit: a bad profile, a missing port, an
-# impossible rate, a bad frame size, a DUT that never comes up, a gateway that never answers.
+# impossible rate, a bad frame size (udp6: below its 82 B minimum), bad IPv6 addresses, a DUT that never comes up, a gateway that never answers.
 # Runs on net_null ports (no DUT needed) except where a vhost port is the point.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -26,6 +26,15 @@ check "rate_above_a_1g_link_is_impossible" fails_with "rate impossible" \
 	run --link 1gbps --rate 2mpps --duration 1 --warmup 0
 check "bad_rate_unit_is_refused" fails_with "bad rate" run --rate 5furlongs
 check "unknown_mode_is_refused" fails_with "unknown mode" sweep
+check "udp6_frame_below_its_82_byte_minimum_is_refused" \
+	fails_with "^tgen: --size 78: a udp6 frame is at least 82 B \(Ethernet 14 \+ IPv6 40" \
+	run --profile udp6 --size 78
+check "bad_ipv6_source_is_refused" fails_with "^tgen: --src6 2001:db8::g: bad IPv6 address\$" \
+	run --profile udp6 --src6 2001:db8::g
+check "ipv4_address_as_ipv6_destination_is_refused" \
+	fails_with "^tgen: --dst6 48.0.0.1: bad IPv6 address\$" run --profile udp6 --dst6 48.0.0.1
+check "ipv6_addresses_without_the_udp6_profile_are_refused" \
+	fails_with "^tgen: --src6/--dst6 apply to the udp6 profile only\$" run --src6 2001:db8::5
 check "min_rate_above_max_rate_is_refused" fails_with "above --max-rate" \
 	ndr --min-rate 2mpps --max-rate 1mpps --warmup 0
 
