@@ -67,8 +67,8 @@ gen_profile_check() {
 	g=$(gen_current)
 	if [ "$g" = tgen ]; then
 		case "$PROFILE" in
-		udp | imix) [ -z "${TUNABLES:-}" ] || die "--tunables: tgen's profiles take none" ;;
-		*) die "profile $PROFILE: tgen's profiles are udp and imix (a TRex profile file needs --generator trex)" ;;
+		udp | udp6 | imix) [ -z "${TUNABLES:-}" ] || die "--tunables: tgen's profiles take none" ;;
+		*) die "profile $PROFILE: tgen's profiles are udp, udp6 and imix (a TRex profile file needs --generator trex)" ;;
 		esac
 		return 0
 	fi

@@ -38,6 +38,19 @@ suite_routes() {
 		fi
 }
 
+# suite_ip6 NAME: whether the suite sends IPv6 (tgen's udp6 profile).
+suite_ip6() { [ "$1" = ip6base ]; }
+
+# The IPv6 plan of ip6base, beside the topology's IPv4 one (setup.cli, which stays as it is):
+# tgen's udp6 sends 2001:db8:2::1 -> 2001:db8:1::1 into port0; the neighbours are tgen's side
+# of each link, the same MACs as the IPv4 ones.
+SUITE_IP6_SETUP="set interface ip address port0 2001:db8::1/64
+set interface ip address port1 2001:db8:ff::1/64
+set ip neighbor port0 2001:db8::2 02:00:00:00:00:02
+set ip neighbor port1 2001:db8:ff::2 02:00:00:00:01:02
+ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1
+ip route add 2001:db8:2::/48 via 2001:db8::2 port0"
+
 # suite_scale NAME: the route count of an ip4scale suite (20k, 200k, 2m), else 0.
 suite_scale() {
 	case "$1" in
@@ -66,6 +79,16 @@ suite_conf() {
 suite_dut_setup() {
 	local name=$1 n order=inc routes out
 	case "$name" in
+	ip6base)
+		local line words
+		while read -r line; do
+			read -r -a words <<<"$line"
+			dut_ctl "${words[@]}" >/dev/null || die "ip6base: vfwd refused '$line'"
+		done <<<"$SUITE_IP6_SETUP"
+		dut_ctl show ip6 fib 2>/dev/null | grep -q '^2001:db8:1::/48 ' ||
+			die "ip6base: the IPv6 FIB lacks 2001:db8:1::/48 after the setup"
+		say "DUT: IPv6 addresses, neighbours and routes 2001:db8:1::/48, 2001:db8:2::/48 (ip6base)"
+		;;
 	l2xcbase)
 		dut_ctl set interface l2 xconnect port0 port1 >/dev/null
 		dut_ctl set interface l2 xconnect port1 port0 >/dev/null
@@ -89,6 +112,10 @@ suite_dut_setup() {
 
 # suite_dut_restore NAME: undoes what suite_dut_setup changed that other verbs would trip on.
 suite_dut_restore() {
+	if [ "$1" = ip6base ]; then
+		dut_ctl ip route del 2001:db8:1::/48 >/dev/null || true
+		dut_ctl ip route del 2001:db8:2::/48 >/dev/null || true
+	fi
 	if [ "$1" = l2xcbase ]; then
 		dut_ctl set interface l3 port0 >/dev/null || true
 		dut_ctl set interface l3 port1 >/dev/null || true
@@ -123,9 +150,6 @@ suite() {
 	exp_resume suite "$resume"
 	[ -n "$name" ] || die "suite: which one? ($SUITE_NAMES)"
 	[[ " $SUITE_NAMES " == *" $name "* ]] || die "suite: unknown suite '$name' ($SUITE_NAMES)"
-	if [ "$name" = ip6base ]; then
-		die "suite ip6base: vfwd routes IPv6, but tgen sends IPv4 only (no IPv6 profile yet); nothing measured"
-	fi
 	[ "$TOPOLOGY" = host ] || die "suite: the host topology only for now (its cores columns are vfwd workers on host CPUs)"
 	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "suite: --repeat $REPEAT: a positive number"
 	local s c szs=() cols=() ok_cols=() ncpu
@@ -133,6 +157,9 @@ suite() {
 	for s in "${szs[@]}"; do
 		if [ "$s" != imix ] && { ! [[ $s =~ ^[0-9]+$ ]] || [ "$s" -lt 64 ] || [ "$s" -gt 9000 ]; }; then
 			die "suite: frame size '$s': 64..9000 or imix"
+		fi
+		if suite_ip6 "$name" && { [ "$s" = imix ] || [ "$s" -lt 82 ]; }; then
+			die "suite $name: frame size '$s': tgen's IPv6 profile (udp6) sends 82..9000 B (Ethernet 14 + IPv6 40 + UDP 8 + signature 16 + FCS 4; imix is IPv4)"
 		fi
 	done
 	IFS=, read -r -a cols <<<"$cores"
@@ -186,6 +213,7 @@ suite() {
 		suite_dut_setup "$name"
 		for s in "${szs[@]}"; do
 			if [ "$s" = imix ]; then PROFILE=imix slug=imix; else PROFILE=udp FRAME_SIZE=$s slug=${s}b; fi
+			if suite_ip6 "$name"; then PROFILE=udp6; fi
 			for ((r = 1; r <= nrep; r++)); do
 				exp_one "$slug-${c}c-$part-ndrpdr.r$r" "${c}c" "$r" "${c}c $slug repeat $r/$nrep"
 			done
@@ -196,7 +224,9 @@ suite() {
 	local fs
 	fs=$(fwdstat_bin)
 	say "suite $long: NDR/PDR per cores column (group) and frame size (profile)"
-	"$fs" compare "$EXP_DIR" --base 1c --node ethernet-input --node ip4-lookup --node ip4-rewrite || true
+	local ip=ip4
+	if suite_ip6 "$name"; then ip=ip6; fi
+	"$fs" compare "$EXP_DIR" --base 1c --node ethernet-input --node $ip-lookup --node $ip-rewrite || true
 	"$fs" latency "$EXP_DIR" || true
 	suite_speedups "$EXP_DIR"
 	"$fs" report "$EXP_DIR" --out "$EXP_DIR/report" --base 1c >/dev/null ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016 # the eval'd check expands later
 # fwdlab suite checks its arguments before it touches the lab: an unknown suite names the
-# known ones; ip6base says why it cannot run (tgen sends IPv4 only); a bad frame size or
+# known ones; ip6base refuses the sizes tgen's udp6 cannot send (below 82 B, imix); a bad frame size or
 # core count is refused; a cores column that needs more CPUs than the machine has is skipped
 # with a message that says so (never shared silently), and when none fits the suite stops
 # with an error instead of running anything. No DPDK, no lab.
@@ -20,7 +20,9 @@ fails_with() { # PATTERN CMD...: CMD exits non-zero and its stderr matches PATTE
 check "unknown_suite_names_the_known_ones" fails_with "unknown suite 'ip4nope' \(ip4base .*l2xcbase" \
 	lab suite ip4nope
 check "no_suite_is_a_usage_error" fails_with "suite: which one\?" lab suite
-check "ip6base_says_tgen_sends_ipv4_only" fails_with "tgen sends IPv4 only" lab suite ip6base
+check "ip6base_refuses_frames_below_the_udp6_minimum" \
+	fails_with "frame size '78': tgen's IPv6 profile \(udp6\) sends 82..9000 B" lab suite ip6base --frame-sizes 78,1518
+check "ip6base_refuses_imix_which_is_ipv4" fails_with "frame size 'imix'" lab suite ip6base --frame-sizes imix
 check "bad_frame_size_is_refused" fails_with "frame size '63'" lab suite ip4base --frame-sizes 64,63
 check "bad_core_count_is_refused" fails_with "--cores: 'x'" lab suite ip4base --cores 1,x
 cpus=$(getconf _NPROCESSORS_ONLN)
