@@ -37,7 +37,7 @@ for try in 1 2 3; do
 	tgen run --profile udp6 --dst-mac0 "$mac0" --dst-mac1 "$mac1" --bidir --flows 253 \
 		--rate 10kpps --duration 2 --drain 2 --link-timeout 10 --json "$tmp/bidir.json" || rc=$?
 	show "$tmp/tgen.out"
-	[ "$rc" -eq 0 ] && [ "$(jq '.trial.tx_refused' "$tmp/bidir.json")" -gt 0 ] || break
+	if [ "$rc" -ne 0 ] || [ "$(jq '.trial.tx_refused' "$tmp/bidir.json")" -eq 0 ]; then break; fi
 	echo "# try $try: vfwd's ring refused packets (the host stalled it)"
 done
 ctl show errors >"$tmp/errors.txt" 2>&1 || true
