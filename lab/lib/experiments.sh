@@ -268,20 +268,30 @@ sweep() {
 	mapfile -t opts < <(exp_global_opts)
 	if [ -n "$link" ]; then opts+=(--link "$link"); fi
 	if [ -n "$duts" ]; then opts+=(--dut "$(IFS=,; echo "${builds[*]}")"); fi
+	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "sweep: --repeat $REPEAT: a positive number"
+	if [ "$REPEAT" -gt 1 ]; then opts+=(--repeat "$REPEAT"); fi
 	exp_campaign sweep "$resume" "$LABEL" --sizes "$size_list" "${opts[@]}"
 	trap exp_interrupted INT TERM
 	PROFILE=udp
-	local n=1
+	local n=1 nrep=$REPEAT r name desc
 	if [ ${#builds[@]} -gt 0 ]; then n=${#builds[@]}; fi
-	EXP_TOTAL=$((n * ${#sz[@]}))
-	for ((k = 0; k < n; k++)); do
-		d=${letters[$k]}
-		for s in "${sz[@]}"; do
-			FRAME_SIZE=$s
-			if ! exp_is_done "$d-udp$s" && [ ${#builds[@]} -gt 0 ]; then
-				exp_swap "${builds[$k]}"
-			fi
-			exp_one "$d-udp$s" "$d" 1 "$d ${s}B"
+	EXP_TOTAL=$((n * ${#sz[@]} * nrep))
+	# --repeat N: the whole sweep N times over (repeat r of every DUT and size before
+	# repeat r+1), each run named r<r>-<dut>-udp<size>; fwdstat sweep takes the medians
+	for ((r = 1; r <= nrep; r++)); do
+		for ((k = 0; k < n; k++)); do
+			d=${letters[$k]}
+			for s in "${sz[@]}"; do
+				FRAME_SIZE=$s
+				name=$d-udp$s
+				if [ "$nrep" -gt 1 ]; then name=r$r-$name; fi
+				if ! exp_is_done "$name" && [ ${#builds[@]} -gt 0 ]; then
+					exp_swap "${builds[$k]}"
+				fi
+				desc="$d ${s}B"
+				if [ "$nrep" -gt 1 ]; then desc+=" r$r/$nrep"; fi
+				exp_one "$name" "$d" "$r" "$desc"
+			done
 		done
 	done
 	trap - INT TERM
