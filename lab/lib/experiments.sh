@@ -16,8 +16,6 @@ EXP_DONE=0
 EXP_COMPLETE=""
 EXP_INVALID=()
 
-fwdstat_bin() { kv_tool; }
-
 # exp_campaign KIND ARGS...: the campaign folder, new or (--resume) the given one; writes
 # or checks plan.json. Sets EXP_DIR and EXP_COMPLETE (complete run folders, basenames).
 exp_campaign() {
@@ -100,6 +98,7 @@ exp_one() {
 		return 0
 	fi
 	(
+		# shellcheck disable=SC2030 # on purpose: this run's own values, in its subshell
 		CAMPAIGN=$EXP_DIR RUN_NAME=$name GROUP=$group REPEAT=$repeat
 		if [ -n "$RATE" ]; then run >/dev/null; else ndr >/dev/null; fi
 	) || rc=$?
@@ -247,6 +246,7 @@ exp_replay() {
 
 # fwdlab sweep --frame-sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
 #   (lab/lib/options.sh; --sizes is an alias)
+# shellcheck disable=SC2031 # REPEAT: exp_one sets it in a subshell for one run, never here
 sweep() {
 	local size_list=${FRAME_SIZES:-64,128,256,512,1024,1280,1518} link=$LINK duts=$DUTS
 	local resume=$RESUME
