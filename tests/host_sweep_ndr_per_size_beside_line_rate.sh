@@ -28,5 +28,19 @@ check "one row per size" eval '[ "$(wc -l <<<"$rows")" -eq 2 ]'
 check "line-rate column: 14,880,952 pps at 64 B on 10G" eval 'grep -E "^\| *64 *\|" <<<"$rows" | grep -Eq "14[,.]?88"'
 check "line-rate column: 8,445,945 pps at 128 B on 10G" eval 'grep -E "^\| *128 *\|" <<<"$rows" | grep -Eq "8[,.]?44"'
 check "header has a line-rate and a % column" eval 'grep -i "line" "$out" | grep -q "%"'
+# --repeat N: the sweep N times over, one run per repeat and size; the table is one row a
+# size (the median of the repeats)
+out2=$tmp/sweep-repeat.txt
+sweep_rep() {
+	lab sweep --sizes 64 --repeat 2 --link 10G --max-rate 2000 --trial-duration 1 \
+		--final-duration 1 --label rep >"$out2"
+}
+stage "sweep 64 --repeat 2" sweep_rep || true
+sed 's/^/# /' "$out2"
+camp2=$(find "$tmp/results" -mindepth 1 -maxdepth 1 -type d -name '*-host-sweep-rep')
+check "sweep --repeat 2: runs r1-A-udp64 and r2-A-udp64, complete, repeat 1 and 2 in meta.json" eval '
+	[ "$(jq -r ".status, .repeat" "$camp2/r1-A-udp64/meta.json" "$camp2/r2-A-udp64/meta.json" |
+		tr "\n" " ")" = "complete 1 complete 2 " ]'
+check "sweep --repeat 2: one table row for 64 B" eval '[ "$(grep -cE "^\| *64 *\|" "$out2")" -eq 1 ]'
 stage "down" quiet lab down || true
 exit "$TAP_FAILED"

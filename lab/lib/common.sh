@@ -109,40 +109,49 @@ pid_stop() {
 	rm -f "$f"
 }
 
-# Topology files (KEY = VALUE) are read by fwdstat's topology reader
-# (lab/fwdstat/src/topology*.c): the one definition of a valid topology and of its values.
+# Topology files (KEY = VALUE) are read by fwdtopo, the lab's topology reader
+# (lab/fwdstat/src/topology*.c, topo_cmd.c): the one definition of a valid topology and of
+# its values. fwdstat, the statistics tool, is built beside it (`fwdstat topology` is the
+# reader's older name).
 
-# kv_tool: the fwdstat binary ($FWDSTAT, else the tree's), built when it is missing.
-# fwdlab resolves it once (KV_TOOL) in its own process, where a failed build stops the verb.
-kv_tool() {
-	if [ -n "${KV_TOOL:-}" ] && [ -x "$KV_TOOL" ]; then
-		printf '%s' "$KV_TOOL"
-		return 0
-	fi
-	local b=${FWDSTAT:-$TOP/build/lab/bin/fwdstat}
+# lab_tool NAME ENV: the tree's build/lab/bin/NAME (or the one $ENV names), built (make -C
+# lab/fwdstat makes both tools) when it is missing or older than its sources.
+lab_tool() {
+	local b=${!2:-$TOP/build/lab/bin/$1}
 	# Missing or older than its sources (a pull that taught the reader new keys): built.
-	if [ -z "${FWDSTAT:-}" ] && { [ ! -x "$b" ] ||
+	if [ -z "${!2:-}" ] && { [ ! -x "$b" ] ||
 		! make -q -s -C "$TOP/lab/fwdstat" TOP="$TOP" >/dev/null 2>&1; }; then
-		say "building fwdstat, the topology reader (make -C lab/fwdstat)"
+		say "building fwdstat and fwdtopo, the topology reader (make -C lab/fwdstat)"
 		make -s -C "$TOP/lab/fwdstat" TOP="$TOP" >&2 ||
 			die "make -C lab/fwdstat failed (make deps installs the compiler it needs)"
 	fi
-	[ -x "$b" ] || die "fwdstat is missing ($b)"
+	[ -x "$b" ] || die "$1 is missing ($b)"
 	printf '%s' "$b"
 }
+# topo_tool: the topology reader ($FWDTOPO, else the tree's fwdtopo). fwdlab resolves it once
+# (TOPO_TOOL) in its own process, where a failed build stops the verb.
+topo_tool() {
+	if [ -n "${TOPO_TOOL:-}" ] && [ -x "$TOPO_TOOL" ]; then
+		printf '%s' "$TOPO_TOOL"
+		return 0
+	fi
+	lab_tool fwdtopo FWDTOPO
+}
+# fwdstat_bin: the statistics tool ($FWDSTAT, else the tree's fwdstat).
+fwdstat_bin() { lab_tool fwdstat FWDSTAT; }
 
-# topo_read FILE: every key of a topology file at once (one `fwdstat topology dump --json`),
+# topo_read FILE: every key of a topology file at once (one `fwdtopo dump --json`),
 # kept in TOPO_KV for kv_get. fwdlab reads its topology once per verb (and again when a verb
 # points TOPO_CONF at another file, or rewrites it: suite.sh); a file the dump refuses leaves
-# nothing kept, and kv_get asks fwdstat key by key (which names the file and line).
+# nothing kept, and kv_get asks fwdtopo key by key (which names the file and line).
 declare -gA TOPO_KV=()
 TOPO_KV_FILE=""
 topo_read() {
 	local tool k v json
 	TOPO_KV=() TOPO_KV_FILE=""
 	[ -r "$1" ] || return 0
-	tool=$(kv_tool) || return 1
-	json=$("$tool" topology dump --json "$1" 2>/dev/null) || return 0
+	tool=$(topo_tool) || return 1
+	json=$("$tool" dump --json "$1" 2>/dev/null) || return 0
 	while IFS=$'\t' read -r k v; do
 		TOPO_KV[$k]=$v
 	done < <(jq -r '.settings | to_entries[] | "\(.key)\t\(.value)"' <<<"$json")
@@ -157,19 +166,19 @@ kv_get() {
 		printf '%s' "$v"
 		return 0
 	fi
-	tool=$(kv_tool) || return 1
-	v=$("$tool" topology get "$@") || v=""
+	tool=$(topo_tool) || return 1
+	v=$("$tool" get "$@") || v=""
 	printf '%s' "$v"
 }
 
 # kv_check FILE: prints one FILE:LINE: message per error and fails unless the topology file
 # is valid for $TOPOLOGY (host, loop; anything else is a VM topology). Which keys exist, and what
-# their values may be, is fwdstat's (`fwdstat topology check`).
+# their values may be, is fwdtopo's (`fwdtopo check`).
 kv_check() {
 	local tool kind=vm
-	tool=$(kv_tool) || return 1
+	tool=$(topo_tool) || return 1
 	case "${TOPOLOGY:-}" in host | loop) kind=$TOPOLOGY ;; esac
-	"$tool" topology check --kind "$kind" "$1" 2>&1
+	"$tool" check --kind "$kind" "$1" 2>&1
 }
 
 # kv_validate FILE: dies unless the topology file is there and valid (errors on stderr).

@@ -16,8 +16,6 @@ EXP_DONE=0
 EXP_COMPLETE=""
 EXP_INVALID=()
 
-fwdstat_bin() { kv_tool; }
-
 # exp_campaign KIND ARGS...: the campaign folder, new or (--resume) the given one; writes
 # or checks plan.json. Sets EXP_DIR and EXP_COMPLETE (complete run folders, basenames).
 exp_campaign() {
@@ -100,6 +98,7 @@ exp_one() {
 		return 0
 	fi
 	(
+		# shellcheck disable=SC2030 # on purpose: this run's own values, in its subshell
 		CAMPAIGN=$EXP_DIR RUN_NAME=$name GROUP=$group REPEAT=$repeat
 		if [ -n "$RATE" ]; then run >/dev/null; else ndr >/dev/null; fi
 	) || rc=$?
@@ -247,6 +246,7 @@ exp_replay() {
 
 # fwdlab sweep --frame-sizes 64,128,...,1518 [--link 10G] [--dut A,B] [--resume DIR]
 #   (lab/lib/options.sh; --sizes is an alias)
+# shellcheck disable=SC2031 # REPEAT: exp_one sets it in a subshell for one run, never here
 sweep() {
 	local size_list=${FRAME_SIZES:-64,128,256,512,1024,1280,1518} link=$LINK duts=$DUTS
 	local resume=$RESUME
@@ -268,20 +268,30 @@ sweep() {
 	mapfile -t opts < <(exp_global_opts)
 	if [ -n "$link" ]; then opts+=(--link "$link"); fi
 	if [ -n "$duts" ]; then opts+=(--dut "$(IFS=,; echo "${builds[*]}")"); fi
+	[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "sweep: --repeat $REPEAT: a positive number"
+	if [ "$REPEAT" -gt 1 ]; then opts+=(--repeat "$REPEAT"); fi
 	exp_campaign sweep "$resume" "$LABEL" --sizes "$size_list" "${opts[@]}"
 	trap exp_interrupted INT TERM
 	PROFILE=udp
-	local n=1
+	local n=1 nrep=$REPEAT r name desc
 	if [ ${#builds[@]} -gt 0 ]; then n=${#builds[@]}; fi
-	EXP_TOTAL=$((n * ${#sz[@]}))
-	for ((k = 0; k < n; k++)); do
-		d=${letters[$k]}
-		for s in "${sz[@]}"; do
-			FRAME_SIZE=$s
-			if ! exp_is_done "$d-udp$s" && [ ${#builds[@]} -gt 0 ]; then
-				exp_swap "${builds[$k]}"
-			fi
-			exp_one "$d-udp$s" "$d" 1 "$d ${s}B"
+	EXP_TOTAL=$((n * ${#sz[@]} * nrep))
+	# --repeat N: the whole sweep N times over (repeat r of every DUT and size before
+	# repeat r+1), each run named r<r>-<dut>-udp<size>; fwdstat sweep takes the medians
+	for ((r = 1; r <= nrep; r++)); do
+		for ((k = 0; k < n; k++)); do
+			d=${letters[$k]}
+			for s in "${sz[@]}"; do
+				FRAME_SIZE=$s
+				name=$d-udp$s
+				if [ "$nrep" -gt 1 ]; then name=r$r-$name; fi
+				if ! exp_is_done "$name" && [ ${#builds[@]} -gt 0 ]; then
+					exp_swap "${builds[$k]}"
+				fi
+				desc="$d ${s}B"
+				if [ "$nrep" -gt 1 ]; then desc+=" r$r/$nrep"; fi
+				exp_one "$name" "$d" "$r" "$desc"
+			done
 		done
 	done
 	trap - INT TERM

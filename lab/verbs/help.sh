@@ -68,7 +68,7 @@ Experiment options (one spelling each; --size, --sizes, --profiles udp:N are ali
   --generator tgen|trex (lab/generators/README.md; host topology), --tunables 'ARGS' (words
   for a TRex profile file, e.g. --profile stl/udp_for_benchmarks.py --tunables '--packet_len 1500'),
   --campaign DIR (add the run to an existing campaign folder), --run NAME, --group G,
-  --repeat N (ndr/run: N runs as one campaign, with box plots). Results go to results/<UTC-time>-<topology>-<label>/<run>/ (FWDLAB_RESULTS).
+  --repeat N (ndr/run: N runs as one campaign, with box plots; sweep/suite: every cell N times). Results go to results/<UTC-time>-<topology>-<label>/<run>/ (FWDLAB_RESULTS).
 --instance N (1..99, or FWDLAB_INSTANCE): a lab of its own beside others (lab/README.md).
 Environment: TOPOLOGY, LABEL, VARIANT (vfwd build for the host topology), FWDLAB_STATE
   (lab state folder, default .lab/<topology>), FWDLAB_NAME (prefix of libvirt objects).

@@ -27,7 +27,7 @@ plan() {
 
 up() {
 	host-setup
-	KV_TOOL=$(kv_tool)
+	TOPO_TOOL=$(topo_tool)
 	kv_validate "$TOPO_CONF"
 	topo_read "$TOPO_CONF"
 	validate_check_file "$TOPO_CONF" >&2 || die "bad validate line in $TOPO_CONF (see above)"

@@ -15,6 +15,7 @@
 #include "runtime.h"
 #include "stats.h"
 #include "sweep.h"
+#include "topo_cmd.h"
 #include "topology.h"
 #include "trend.h"
 #include "latency.h"
@@ -577,69 +578,11 @@ cmd_trend(int argc, char **argv)
 	return ret;
 }
 
-static const char topology_usage[] =
-	"usage: fwdstat topology check [--kind host|vm|loop] FILE\n"
-	"       fwdstat topology get FILE KEY [DEFAULT]\n"
-	"       fwdstat topology dump [--kind host|vm|loop] [--json] FILE\n";
-
-/* fwdstat topology get FILE KEY [DEFAULT]: reads what it can; validation is `check`'s. */
-static int
-topology_get(int argc, char **argv, struct topo *t)
-{
-	const char *v;
-
-	if (argc < 3 || argc > 4) {
-		fputs(topology_usage, stderr);
-		return EXIT_USAGE;
-	}
-	if (topo_load(t, argv[1]) != 0 && t->buf == NULL && t->nerr == 0) {
-		warnx_("%s: out of memory", argv[1]);
-		return EXIT_INPUT;
-	}
-	v = topo_get(t, argv[2]);
-	if (v == NULL && t->buf == NULL)
-		topo_print_errors(t, stderr);
-	if (v == NULL && argc == 4)
-		v = argv[3];
-	if (v == NULL)
-		return EXIT_INPUT;
-	printf("%s\n", v);
-	return 0;
-}
-
+/* fwdstat topology VERB ...: the topology reader (fwdtopo) under its older name. */
 static int
 cmd_topology(int argc, char **argv)
 {
-	static struct topo t; /* 40 KB: not on the stack */
-	enum topo_kind kind = TOPO_AUTO;
-	const char *verb = argc > 1 ? argv[1] : "";
-	int ret;
-	struct opts o;
-
-	if (strcmp(verb, "get") == 0) {
-		ret = topology_get(argc - 1, argv + 1, &t);
-		topo_free(&t);
-		return ret;
-	}
-	if ((strcmp(verb, "check") != 0 && strcmp(verb, "dump") != 0) ||
-	    parse_opts(argc - 1, argv + 1, &o) != 0 || optind != argc - 2 ||
-	    (o.kind != NULL && topo_kind_parse(o.kind, &kind) != 0)) {
-		fputs(topology_usage, stderr);
-		return EXIT_USAGE;
-	}
-	if (topo_load(&t, argv[optind + 1]) == -ENOMEM) {
-		warnx_("%s: out of memory", argv[optind + 1]);
-		return EXIT_INPUT;
-	}
-	ret = 0;
-	if (topo_validate(&t, kind) != 0) {
-		topo_print_errors(&t, stderr);
-		ret = EXIT_INPUT;
-	} else if (strcmp(verb, "dump") == 0) {
-		topo_dump(&t, stdout, o.json);
-	}
-	topo_free(&t);
-	return ret;
+	return topo_cmd("fwdstat topology", argc - 1, argv + 1);
 }
 
 int

@@ -99,4 +99,32 @@ check "topology without a verb is a usage error" usage_error "$FWDSTAT" topology
 check "check without a file is a usage error" usage_error "$FWDSTAT" topology check
 check "unknown --kind is a usage error" usage_error "$FWDSTAT" topology check --kind xen "$b2b"
 check "get without a key is a usage error" usage_error "$FWDSTAT" topology get "$b2b"
+
+# fwdtopo, the reader's own binary (what fwdlab calls), answers as `fwdstat topology` does:
+# the same output, messages and exit status on every good and bad file of the corpus.
+fwdtopo=${FWDTOPO:-$(dirname "$FWDSTAT")/fwdtopo}
+same_as_fwdstat() { # ARGS...: fwdtopo ARGS and fwdstat topology ARGS agree
+	local a b ra=0 rb=0
+	a=$("$fwdtopo" "$@" 2>&1) || ra=$?
+	b=$("$FWDSTAT" topology "$@" 2>&1) || rb=$?
+	[ "$a" = "$b" ] && [ "$ra" = "$rb" ]
+}
+if [ -x "$fwdtopo" ]; then
+	disagree=""
+	for f in "$cases"/*/*.conf "$b2b"; do
+		for v in "check" "check --kind host" "check --kind vm" "dump" "dump --json"; do
+			# shellcheck disable=SC2086 # v is words
+			same_as_fwdstat $v "$f" || disagree+=" $v $(basename "$f");"
+		done
+		same_as_fwdstat get "$f" nodes none || disagree+=" get $(basename "$f");"
+	done
+	check "fwdtopo check/dump/get agree with fwdstat topology on every corpus file${disagree:+ (not:$disagree)}" \
+		[ -z "$disagree" ]
+	check "fwdtopo: a bad --kind and a missing file are usage errors (exit 2)" \
+		eval 'usage_error "$fwdtopo" check --kind xen "$b2b" && usage_error "$fwdtopo" dump'
+	check "fwdtopo's usage names fwdtopo" \
+		eval '{ "$fwdtopo" 2>&1 || true; } | grep -q "^usage: fwdtopo check"'
+else
+	check "fwdtopo is built beside fwdstat ($fwdtopo)" false
+fi
 tap_done

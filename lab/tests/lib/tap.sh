@@ -9,6 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The TAP lines come from the tree's one library; `n` is this suite's name for its count.
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
+n=0 # (assigned here for shellcheck: tap_alias makes it a name for TAP_N)
 tap_alias n lab_tap_failed
 # try CMD...: runs CMD; its output (stdout and stderr) in $out, its exit status in $rc.
 try() {
