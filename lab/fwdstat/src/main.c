@@ -62,7 +62,7 @@ static const char usage[] =
 struct opts {
 	char *nodes[MAX_NODES];
 	int nnodes;
-	const char *base, *out, *list, *thread, *kind;
+	const char *base, *out, *list, *thread;
 	double min_delta, link_bps, alpha;
 	int json, csit, openmetrics;
 };
@@ -78,7 +78,6 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{"thread", required_argument, NULL, 't'},
 		{"min-delta", required_argument, NULL, 'd'},
 		{"link", required_argument, NULL, 'L'},
-		{"kind", required_argument, NULL, 'k'},
 		{"json", no_argument, NULL, 'j'},
 		{"csit", no_argument, NULL, 'c'},
 		{"openmetrics", no_argument, NULL, 'm'},
@@ -89,7 +88,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	/* The options that only keep their argument. */
 	const char **const keep[128] = {
 		['b'] = &o->base,   ['o'] = &o->out,  ['l'] = &o->list,
-		['t'] = &o->thread, ['k'] = &o->kind,
+		['t'] = &o->thread,
 	};
 	int c;
 	char *end;
