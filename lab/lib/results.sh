@@ -301,6 +301,7 @@ tgen_experiment() {
 	if [ "$PROFILE" != imix ]; then prof+=(--size "$FRAME_SIZE"); fi
 	if [ "$FLOWS" -gt 1 ]; then prof+=(--flows "$FLOWS"); fi
 	if [ -n "${FLOW_FIELD:-}" ]; then prof+=(--flow-field "$FLOW_FIELD"); fi # suite.sh: ip4scale
+	if [ -n "${FLOW_ORDER:-}" ]; then prof+=(--flow-order "$FLOW_ORDER"); fi # suite.sh: -rnd
 	if [ "$BIDIR" = 1 ]; then prof+=(--bidir); fi
 	# tgen's own lines on the terminal, everything (DPDK's logs too) in tgen.log. The
 	# pipeline runs in the background so that INT/TERM reach our trap at once (bash runs

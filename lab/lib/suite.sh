@@ -197,7 +197,9 @@ suite() {
 	EXP_TOTAL=$((${#ok_cols[@]} * ${#szs[@]} * REPEAT))
 	local nrep=$REPEAT r slug
 	if [ "$routes" -gt 0 ]; then
-		FLOWS=$routes FLOW_FIELD=dst
+		FLOWS=$routes FLOW_FIELD=dst FLOW_ORDER=inc
+		# CSIT's -rnd: each packet's destination drawn at random over the routes
+		if [[ $name == *-rnd ]]; then FLOW_ORDER=rnd; fi
 		# 200k and 2M /32 routes need a bigger FIB than vfwd's default (65536 routes)
 		if [ "$routes" -gt 60000 ]; then
 			export FWDLAB_VFWD_FIB="ip4-max-routes $((routes + 1000))  ip4-tbl8s $((routes / 128 + 1024))"

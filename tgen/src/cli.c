@@ -29,6 +29,8 @@ tgen_cli_usage(FILE *f)
 	      "  --flows N               vary the source address over N values (default 1)\n"
 	      "  --flow-field src|dst    the address --flows varies (default src; dst: CSIT "
 	      "ip4dst)\n"
+	      "  --flow-order inc|rnd    inc: each packet the next flow in turn (default); rnd:\n"
+	      "                          each packet a flow at random (CSIT's -rnd suites)\n"
 	      "  --bidir                 send port0->port1 and port1->port0, half the rate each\n"
 	      "  --rate R                N[pps|kpps|mpps], N[bps|kbps|mbps|gbps] (L2), N% of the\n"
 	      "                          L1 line rate, or max (unpaced)\n"
@@ -221,6 +223,15 @@ p_flow_field(const struct cli_opt *d, void *field, const char *a)
 }
 
 static int
+p_flow_order(const struct cli_opt *d, void *field, const char *a)
+{
+	if (strcmp(a, "inc") != 0 && strcmp(a, "rnd") != 0)
+		return bad(d, a);
+	*(bool *)field = strcmp(a, "rnd") == 0;
+	return 0;
+}
+
+static int
 p_pacing(const struct cli_opt *d, void *field, const char *a)
 {
 	return tgen_pacing_parse(a, field) < 0 ? bad(d, a) : 0;
@@ -309,6 +320,7 @@ static const struct cli_opt cli_opts[] = {
 	{"flows", "flows", p_u32, CTX(profile.flows), 1, 1 << 24,
 	 "must be an integer in 1..16777216"},
 	{"flow-field", "flow-field", p_flow_field, CTX(profile.vary_dst), 0, 0, "src or dst"},
+	{"flow-order", "flow-order", p_flow_order, CTX(profile.flow_rnd), 0, 0, "inc or rnd"},
 	{"bidir", "bidir", p_flag, CTX(profile.bidir), 0, 0, NULL},
 	{"rate", "rate", p_rate, OPT(rate), 0, 0, "bad rate"},
 	{"min-rate", "min-rate", p_rate, OPT(min_rate), 0, 0, "bad rate"},

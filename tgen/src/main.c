@@ -75,9 +75,10 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 	tgen_json_build_info(f);
 	fprintf(f,
 		",\n \"profile\": {\"name\": \"%s\", \"frame_size\": %.0f, \"flows\": %u, "
-		"\"flow_field\": \"%s\", \"bidir\": %s},\n \"link_bps\": %" PRIu64,
+		"\"flow_field\": \"%s\", \"flow_order\": \"%s\", \"bidir\": %s},\n \"link_bps\": %" PRIu64,
 		tgen_profile_name(&c->profile), tgen_profile_mean_frame(&c->profile),
 		c->profile.flows, c->profile.vary_dst ? "dst" : "src",
+		c->profile.flow_rnd ? "rnd" : "inc",
 		c->profile.bidir ? "true" : "false", c->link_bps);
 	if (c->profile.kind == TGEN_PROFILE_UDP6) {
 		char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];

@@ -23,6 +23,7 @@ tgen_streams_init(struct tgen_ctx *c)
 		s->dport = d == 0 ? 12 : 1025;
 		s->flows = c->profile.flows;
 		s->vary_dst = c->profile.vary_dst;
+		s->flow_rnd = c->profile.flow_rnd;
 		s->dir = d;
 		s->ip6 = c->profile.kind == TGEN_PROFILE_UDP6;
 		memcpy(s->src6, d == 0 ? c->profile.src6 : c->profile.dst6, 16);

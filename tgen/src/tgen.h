@@ -23,6 +23,7 @@ struct tgen_profile {
 	uint16_t frame_size; /* udp: every frame; imix: 0 */
 	uint32_t flows;	     /* addresses that vary, >= 1 */
 	bool vary_dst;	     /* the destination varies instead of the source (CSIT ip4dst) */
+	bool flow_rnd;	     /* each packet draws its flow at random (CSIT's rnd), not in turn */
 	bool bidir;
 	uint8_t src6[16], dst6[16]; /* udp6: direction 0's addresses (direction 1 swaps them) */
 };
@@ -37,6 +38,7 @@ struct tgen_stream {
 	uint16_t dport;
 	uint32_t flows;
 	bool vary_dst;
+	bool flow_rnd; /* the flow of packet seq is tgen_flow_of(s, seq) */
 	uint8_t dir; /* 0: port0 -> port1, 1: port1 -> port0 */
 	bool ip6;    /* udp6: IPv6 with src6/dst6 (flows vary their low 32 bits) */
 	uint8_t src6[16], dst6[16];
@@ -68,6 +70,8 @@ uint16_t tgen_profile_max_frame(const struct tgen_profile *p);
  * complement, and a header with a correct checksum sums to 0xffff (RFC 1071). */
 uint16_t tgen_ip4_sum(const uint8_t *h);
 /* Writes headers and signature of packet seq into buf (frame_size - FCS bytes long). */
+/* The flow (0..flows-1) of packet seq: in turn, or drawn at random with --flow-order rnd. */
+uint32_t tgen_flow_of(const struct tgen_stream *s, uint32_t seq);
 void tgen_pkt_build(uint8_t *buf, const struct tgen_stream *s, uint16_t frame_size, uint32_t seq,
 		    uint8_t trial, uint64_t tsc);
 /* The fast path: headers prebuilt once per stream and frame size; per packet a copy, the

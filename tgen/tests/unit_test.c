@@ -100,6 +100,52 @@ test_flows(void)
 	    "flow_field_dst_cycles_the_destination_address");
 }
 
+/* --flow-order rnd: every flow drawn about equally often, not in turn, the same sequence on
+ * a rerun, the two directions apart, and the template path's bytes and checksums unchanged. */
+static void
+test_flow_order_rnd(void)
+{
+	enum { FLOWS = 20000, N = 2000000 };
+	static uint32_t hits[FLOWS];
+	struct tgen_stream s = stream0(FLOWS), s1;
+	struct tgen_tmpl t;
+	uint8_t a[128], b[128];
+	uint32_t seq, in_turn = 0, lo = N, hi = 0, same_dir = 0, f, prev = 0;
+	int ok = 1;
+
+	s.vary_dst = true;
+	s.flow_rnd = true;
+	s1 = s;
+	s1.dir = 1;
+	for (seq = 0; seq < N; seq++) {
+		f = tgen_flow_of(&s, seq);
+		ok = ok && f < FLOWS && f == tgen_flow_of(&s, seq);
+		hits[f]++;
+		in_turn += seq && f == (prev + 1) % FLOWS;
+		same_dir += f == tgen_flow_of(&s1, seq);
+		prev = f;
+	}
+	for (f = 0; f < FLOWS; f++) {
+		lo = hits[f] < lo ? hits[f] : lo;
+		hi = hits[f] > hi ? hits[f] : hi;
+	}
+	/* 100 per flow on average: a binomial's 5 sigma either side is 50..150 */
+	tap(ok && lo >= 50 && hi <= 150,
+	    "flow_order_rnd_draws_every_one_of_20000_flows_about_equally_and_repeatably");
+	tap(in_turn < N / 1000 && same_dir < N / 1000,
+	    "flow_order_rnd_is_not_in_turn_and_the_two_directions_draw_apart");
+	tgen_tmpl_init(&t, &s, 64);
+	for (seq = 0; seq < 70000; seq += 7) {
+		tgen_pkt_build(a, &s, 64, seq, 1, seq);
+		tgen_tmpl_build(b, &t, &s, seq, 1, seq);
+		ok = ok && memcmp(a, b, TGEN_HDR_LEN + 16) == 0 && ip_cksum_ok(b + 14) &&
+		     ip_at(b + 30) == 0x30000001 + tgen_flow_of(&s, seq);
+	}
+	s.flow_rnd = false;
+	tap(ok && tgen_flow_of(&s, 20001) == 1,
+	    "flow_order_rnd_packets_carry_the_drawn_destination_with_valid_checksums");
+}
+
 static void
 test_template(void)
 {
@@ -650,6 +696,7 @@ main(void)
 {
 	test_udp_packet();
 	test_flows();
+	test_flow_order_rnd();
 	test_template();
 	test_udp6();
 	test_imix();

@@ -6,9 +6,9 @@
 # skipped and said; two complete runs named the CSIT way in one campaign (group 1c, repeats
 # 1 and 2), each with latency at pdr_0..pdr_90 and its HDR histogram; the table, the 1c line
 # of the speedups and an HTML report with box plots, latency curves and the latency table.
-# ip4scale20k-rnd: 20,000 /32 routes loaded through the CLI, tgen cycling 20,000 destinations,
-# forwarded. l2xcbase: the DUT cross-connects (l2-xconnect in show runtime), and is routed
-# again afterwards.
+# ip4scale20k-rnd: 20,000 /32 routes loaded through the CLI, tgen drawing each packet's
+# destination at random over them (--flow-order rnd), forwarded. l2xcbase: the DUT
+# cross-connects (l2-xconnect in show runtime), and is routed again afterwards.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -52,8 +52,9 @@ scale=$(find "$tmp/results" -maxdepth 2 -path '*ip4scale20k-rnd-ndrpdr/64b-1c-*'
 check "20000_routes_loaded_through_the_cli" eval '
 	grep -q "20000 /32 routes from 48.0.0.1 loaded (rnd order)" "$tmp/scale.out" &&
 	vctl show ip fib 48.0.78.32 2>/dev/null | grep -q "48.0.78.32/32"'
-check "tgen_cycled_20000_destinations_and_they_were_forwarded" eval '
-	jq -e ".profile.flows == 20000 and .profile.flow_field == \"dst\" and .ndr.rate_pps > 0 and
+check "tgen_drew_20000_destinations_at_random_and_they_were_forwarded" eval '
+	jq -e ".profile.flows == 20000 and .profile.flow_field == \"dst\" and
+		.profile.flow_order == \"rnd\" and .ndr.rate_pps > 0 and
 		.ndr.trial.rx_packets > 0" "$scale/tgen.json" >/dev/null'
 
 rc=0
