@@ -213,6 +213,47 @@ check "second up: neither guest rebooted (same boot ids)" \
 	eval '[ "$(guest_boot_ids)" = "$boot_before" ]'
 check "second up took under 180 s ($up2_s s; a guest reboot takes minutes)" [ "$up2_s" -lt 180 ]
 
+# ---- snapshots: the booted lab saved, down, and back without a boot (issue 16) -----------
+# The boot it saves: the DUT's monotonic clock when vfwd.service became active (its boot to
+# a forwarding vfwd; under TCG the guest's clock follows the host's).
+export FWDLAB_SNAPSHOTS=$tmp/snapshots
+boot_us=$(lab ssh dut systemctl show vfwd -p ActiveEnterTimestampMonotonic --value 2>/dev/null) || boot_us=0
+boot_s=$((boot_us / 1000000))
+boot_before=$(guest_boot_ids) || boot_before="(ssh failed)"
+t0=$(date +%s)
+stage "fwdlab snapshot save booted" quiet lab snapshot save booted || true
+save_s=$(($(date +%s) - t0))
+snap=$FWDLAB_SNAPSHOTS/fwsmoke/booted
+check "snapshot save: both domains' memory, the lab folder, snapshot.json with the images' sha256" \
+	eval '[ -s "$snap/tg.save" ] && [ -s "$snap/dut.save" ] && [ -s "$snap/state/dut.qcow2" ] &&
+		jq -e --arg d "$(sha256sum "$top/images/out/dut.qcow2" | cut -d" " -f1)" \
+			".nodes == [\"tg\", \"dut\"] and .images_sha256.dut == \$d and .save_seconds > 0" \
+			"$snap/snapshot.json" >/dev/null'
+check "the lab ran on after the save: same boot ids, vfwd answers" \
+	eval '[ "$(guest_boot_ids)" = "$boot_before" ] && lab ssh dut /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock show version >/dev/null'
+check "snapshot list names it" eval 'lab snapshot list | grep -q "^booted .* b2b "'
+stage "fwdlab down (the snapshot stays)" quiet lab down || true
+check "down removed the domains, the snapshot is kept" \
+	eval '! virsh -q list --all --name | grep -q "^fwsmoke-" && [ -s "$snap/dut.save" ]'
+t0=$(date +%s)
+stage "fwdlab up --from-snapshot booted" quiet lab up --smoke --from-snapshot booted || true
+restore_s=$(($(date +%s) - t0))
+check "restore: neither guest booted (the boot ids of the save)" eval '[ "$(guest_boot_ids)" = "$boot_before" ]'
+check "restore: vfwd answers, with its routes" \
+	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock show ip fib | grep -q 48.0.0.0/8'
+echo "# DUT boot to vfwd active: ${boot_s} s; snapshot save: ${save_s} s; up --from-snapshot to vfwd answering: ${restore_s} s"
+check "restore to vfwd answering ($restore_s s) is faster than the boot it saves ($boot_s s)" \
+	[ "$restore_s" -lt "$boot_s" ]
+check "restored domains are persistent (down treats them as any other)" \
+	eval '[ "$(virsh dominfo fwsmoke-dut | awk "/^Persistent:/ {print \$2}")" = yes ]'
+stage "a run after the restore" quiet lab run --smoke --label smoke --rate 1000 --duration 2 --run after-restore || true
+ar=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'after-restore*' -print -quit)
+check "after-restore: run complete, vfwd forwarded (tgen rx > 0, at least 99 % of tx)" \
+	eval '[ "$(jq -r .status "$ar/meta.json")" = complete ] &&
+		jq -e ".trial.rx_packets > 0 and .trial.rx_packets >= 0.99 * .trial.tx_packets" "$ar/tgen.json" >/dev/null'
+stage "fwdlab snapshot rm booted" quiet lab snapshot rm booted || true
+check "snapshot rm: gone" [ ! -e "$snap" ]
+
 # ---- least privilege ---------------------------------------------------------------------
 key=$FWDLAB_STATE/id_ed25519
 check "lab ssh key is mode 0600 ($(stat -c %a "$key"))" [ "$(stat -c %a "$key")" = 600 ]

@@ -56,3 +56,9 @@ topo_dut_dump() { topo_peer_dump "$@"; }
 
 # topo_xml_all DIR: the libvirt XML `up` would define. Default: none (no VMs).
 topo_xml_all() { die "xml: the $TOPOLOGY topology has no libvirt XML (no VMs)"; }
+
+# topo_snapshot_save DIR, topo_snapshot_restore DIR: keep the booted lab in DIR and bring it
+# back without a boot (lab/verbs/snapshot.sh; b2b: topologies/b2b/snapshot.sh). Default:
+# the topology has no snapshots (the host topology's processes start in seconds anyway).
+topo_snapshot_save() { die "the $TOPOLOGY topology has no snapshots (b2b has: its VMs' boot is what they save)"; }
+topo_snapshot_restore() { die "the $TOPOLOGY topology has no snapshots (b2b has: its VMs' boot is what they save)"; }

@@ -17,7 +17,7 @@ opts_defaults() {
 	PROFILE=udp FRAME_SIZE=1500 FLOWS=1 BIDIR=0 RATE="" DURATION="" TRIAL_DURATION=""
 	FINAL_DURATION="" MAX_RATE="" MIN_RATE="" CAMPAIGN="" RUN_NAME="" GROUP="" REPEAT=1
 	METHOD="" LATENCY_LOADS="" TUNABLES="" GENERATOR=${FWDLAB_GENERATOR:-}
-	FRAME_SIZES="" RUNS="" ORDER="" DUTS="" LINK="" CORES="" RESUME=""
+	FRAME_SIZES="" RUNS="" ORDER="" DUTS="" LINK="" CORES="" RESUME="" FROM_SNAPSHOT=""
 	HUGEPAGES=0 NO_INSTALL=${FWDLAB_NO_INSTALL:-0} ON_FAULT=${FWDLAB_ON_FAULT:-continue}
 	VERB="" VERB_ARGS=()
 }
@@ -71,6 +71,7 @@ opts_parse() {
 		--link) LINK=$2; shift 2 ;;
 		--cores) CORES=$2; shift 2 ;;
 		--resume) RESUME=$2; shift 2 ;;
+		--from-snapshot) FROM_SNAPSHOT=$2; shift 2 ;;
 		--hugepages) HUGEPAGES=$2; shift 2 ;;
 		--no-install) NO_INSTALL=1; shift ;;
 		--on-fault) ON_FAULT=$2; shift 2 ;;

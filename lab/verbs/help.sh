@@ -11,6 +11,10 @@ usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
                                forwarding cores unless --smoke
   up [--smoke]                 bring the topology up (idempotent), wait until vfwd and tgen
                                answer, print how to reach them
+  up --from-snapshot NAME      bring the lab back from a snapshot, no boot (b2b)
+  snapshot save NAME | list | rm NAME
+                               keep the booted lab (both VMs' memory and disks, the lab's
+                               folder) in $FWDLAB_SNAPSHOTS (/var/lib/fwdlab/snapshots) (b2b)
   down                         remove everything `up` made
   status                       what runs, and where
   run [--rate R] [--duration S]           one trial at a fixed rate

@@ -31,6 +31,11 @@ up() {
 	kv_validate "$TOPO_CONF"
 	topo_read "$TOPO_CONF"
 	validate_check_file "$TOPO_CONF" >&2 || die "bad validate line in $TOPO_CONF (see above)"
+	if [ -n "$FROM_SNAPSHOT" ]; then
+		up_from_snapshot "$FROM_SNAPSHOT" # lab/verbs/snapshot.sh
+		validate_after_up
+		return 0
+	fi
 	topo_up
 	topo_access
 	validate_after_up

@@ -8,6 +8,8 @@
 . "$TOPO_DIR/plan.sh"
 # shellcheck source=topologies/b2b/libvirt.sh
 . "$TOPO_DIR/libvirt.sh"
+# shellcheck source=topologies/b2b/snapshot.sh
+. "$TOPO_DIR/snapshot.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
 # The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
