@@ -75,7 +75,7 @@ check "/etc/trex_cfg.yaml: the data NICs by PCI address, ip and default_gw (the 
 neigh=$(lab ssh dut /opt/vfwd/bin/vfwdctl show ip neighbors 2>/dev/null || true)
 printf '%s\n' "$neigh" | sed 's/^/#   vfwd neighbors: /'
 check "vfwd's setup sets no neighbor, and vfwd resolved both TG addresses by ARP (TRex's MACs)" eval '
-	! lab ssh dut grep -q "ip neighbor" /etc/vfwd/setup.cli &&
+	! lab ssh dut "grep -q \"ip neighbor\" /etc/vfwd/setup.cli" &&
 	grep -i "10\.0\.0\.2" <<<"$neigh" | grep -qi "$(tg_mac 1)" &&
 	grep -i "10\.0\.1\.2" <<<"$neigh" | grep -qi "$(tg_mac 2)"'
 
