@@ -61,13 +61,17 @@ suite_scale() {
 	esac
 }
 
-# suite_conf CORES ROUTES: a copy of the topology file with CORES workers (CPUs 1..CORES)
-# and, for a big FIB, more EAL memory; prints its path.
+# suite_conf CORES ROUTES: a copy of the topology file with CORES workers (CPUs 1..CORES),
+# CORES queues per link (tgen sends each flow on its queue, vfwd spreads the 2 x CORES
+# queues over its workers: the multi-queue "RSS" of vhost-user, where the sender picks the
+# queue) and, for a big FIB, more EAL memory; prints its path.
 suite_conf() {
 	local cores=$1 routes=$2 f=$STATE/suite-topology.conf workers=1
 	mkdir -p "$STATE"
 	if [ "$cores" -gt 1 ]; then workers=1-$cores; fi
-	sed -e "s/^vfwd\.workers *=.*/vfwd.workers = $workers/" "$TOPO_CONF" >"$f.tmp"
+	sed -e "s/^vfwd\.workers *=.*/vfwd.workers = $workers/" -e '/^vfwd\.queues *=/d' \
+		"$TOPO_CONF" >"$f.tmp"
+	echo "vfwd.queues = $cores" >>"$f.tmp"
 	if [ "$routes" -gt 100000 ]; then
 		sed -i -e 's/^vfwd\.eal_args *=.*/vfwd.eal_args = --no-huge -m 1536/' "$f.tmp"
 	fi
@@ -196,6 +200,9 @@ suite() {
 	trap exp_interrupted INT TERM
 	EXP_TOTAL=$((${#ok_cols[@]} * ${#szs[@]} * REPEAT))
 	local nrep=$REPEAT r slug
+	# CSIT's base suites vary the source over 253 addresses (ip4src253, ip6src253): flows
+	# for the workers' queues to spread; the scale suites vary the destination over the routes
+	FLOWS=253 FLOW_FIELD=src FLOW_ORDER=inc
 	if [ "$routes" -gt 0 ]; then
 		FLOWS=$routes FLOW_FIELD=dst FLOW_ORDER=inc
 		# CSIT's -rnd: each packet's destination drawn at random over the routes

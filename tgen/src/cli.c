@@ -37,6 +37,8 @@ tgen_cli_usage(FILE *f)
 	      "  --duration S            trial duration, run mode (default 10)\n"
 	      "  --link BPS              nominal link speed for % and line rate (default 10gbps)\n"
 	      "  --ports A,B             ethdev ids of port0 and port1 (default 0,1)\n"
+	      "  --queues N              rx and tx queues per port, 1..8 (default 1): each\n"
+	      "                          packet leaves on its flow's queue (flow mod N)\n"
 	      "  --dst-mac0 MAC, --dst-mac1 MAC   destination MAC per port (--dst-mac = port0)\n"
 	      "  --gw0 IP, --gw1 IP      resolve the destination MAC by ARP (--gw = port0)\n"
 	      "  --ip0 IP, --ip1 IP      our address per port, answered in ARP\n"
@@ -80,6 +82,7 @@ tgen_cli_usage(FILE *f)
 	      "                          writes KEY VALUE lines to $TGEN_TRIAL_RESULT (main.c)\n"
 	      "  --json FILE             write the result as JSON (- for stdout)\n"
 	      "  --link-timeout S        wait for links and ARP (default 10)\n"
+	      "  --link-hold S           link mode: stay connected S s after the links are up\n"
 	      "  --mbufs N, --desc N     mempool size (default 16384), ring size (default 1024)\n",
 	      f);
 }
@@ -332,6 +335,7 @@ static const struct cli_opt cli_opts[] = {
 	{"pacing", "pacing", p_pacing, CTX(pacing), 0, 0, "busy, sleep or auto"},
 	{"warmup", "warmup", p_double, OPT(warmup_s), SECONDS(0, 600)},
 	{"link-timeout", "link-timeout", p_double, OPT(link_timeout_s), SECONDS(0, 3600)},
+	{"link-hold", "link-hold", p_double, OPT(link_hold_s), SECONDS(0, 3600)},
 	{"link", "link", p_link, CTX(link_bps), 0, 0, "bits per second, e.g. 10gbps"},
 	{"ports", "ports", p_ports, CTX(port), 0, 0, "give two ethdev ids, e.g. 0,1"},
 	{"dst-mac", "dst-mac", p_mac, CTX(port[0]), 0, 0, "bad MAC address"},
@@ -350,6 +354,7 @@ static const struct cli_opt cli_opts[] = {
 	{"max-trials", "max-trials", p_u32, OPT(max_trials), 1, 10000, "1..10000"},
 	{"mbufs", "mbufs", p_u32, OPT(nb_mbufs), 1024, 1 << 22, "1024..4194304"},
 	{"desc", "desc", p_u16, OPT(nb_desc), 64, 16384, "64..16384"},
+	{"queues", "queues", p_u16, CTX(nq), 1, TGEN_MAX_QUEUES, "queues per port in 1..8"},
 	{"method", "method", p_method, OPT(mlrsearch), 0, 0, "binary or mlrsearch"},
 	{"duration-sum", "duration-sum", p_double, OPT(duration_sum), SECONDS(0.001, 86400)},
 	{"exceed-ratio", "exceed-ratio", p_double, OPT(exceed_ratio), 0, 0.99,

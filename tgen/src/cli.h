@@ -14,6 +14,7 @@ struct opts {
 	struct tgen_rate rate, min_rate, max_rate;
 	bool strict_rate; /* accepted for compatibility; generator-limited trials never pass */
 	double duration_s, trial_s, final_s, width, pdr_loss, link_timeout_s, warmup_s;
+	double link_hold_s; /* link mode: stay connected this long after the links came up */
 	double rate_tol; /* offered may fall short of requested by this ratio */
 	uint32_t max_trials;
 	/* latency at load after ndr: percents of the PDR lower bound (0: the minimal rate) */

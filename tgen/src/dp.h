@@ -35,7 +35,10 @@ struct tgen_ctx {
 	uint64_t arp_replies_sent;
 	uint64_t warmup_tx[TGEN_NDIR], warmup_rx; /* packets of the warm-up */
 	double warmup_s;
+	uint16_t nq; /* queues per port (--queues): flow f leaves on queue f % nq, all polled */
 };
+
+#define TGEN_MAX_QUEUES 8
 
 extern volatile int tgen_quit;
 

@@ -75,11 +75,12 @@ json_head(FILE *f, struct tgen_ctx *c, const char *mode)
 	tgen_json_build_info(f);
 	fprintf(f,
 		",\n \"profile\": {\"name\": \"%s\", \"frame_size\": %.0f, \"flows\": %u, "
-		"\"flow_field\": \"%s\", \"flow_order\": \"%s\", \"bidir\": %s},\n \"link_bps\": %" PRIu64,
+		"\"flow_field\": \"%s\", \"flow_order\": \"%s\", \"bidir\": %s},\n \"queues\": %u,"
+		" \"link_bps\": %" PRIu64,
 		tgen_profile_name(&c->profile), tgen_profile_mean_frame(&c->profile),
 		c->profile.flows, c->profile.vary_dst ? "dst" : "src",
 		c->profile.flow_rnd ? "rnd" : "inc",
-		c->profile.bidir ? "true" : "false", c->link_bps);
+		c->profile.bidir ? "true" : "false", c->nq, c->link_bps);
 	if (c->profile.kind == TGEN_PROFILE_UDP6) {
 		char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 
@@ -651,9 +652,13 @@ print_mac(const char *what, const uint8_t *m)
 	printf(" %s %02x:%02x:%02x:%02x:%02x:%02x", what, m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
+/* link: both ports up, printed; with --link-hold S the ports stay connected S seconds more
+ * (a virtio-user peer with several queues finishes its start, its multi-queue command,
+ * after the link is up and needs this side still there). */
 static int
-mode_link(struct tgen_ctx *c)
+mode_link(struct tgen_ctx *c, double hold_s)
 {
+	uint64_t end = rte_rdtsc() + (uint64_t)(hold_s * (double)c->tsc_hz);
 	int p;
 
 	for (p = 0; p < TGEN_NDIR; p++) {
@@ -663,6 +668,9 @@ mode_link(struct tgen_ctx *c)
 			print_mac("dst", c->port[p].dst_mac);
 		printf("\n");
 	}
+	fflush(stdout);
+	while (hold_s > 0 && rte_rdtsc() < end && !tgen_quit)
+		rte_delay_us_sleep(10000);
 	return 0;
 }
 
@@ -753,6 +761,7 @@ main(int argc, char **argv)
 	c.profile.kind = TGEN_PROFILE_UDP;
 	c.profile.frame_size = 64;
 	c.profile.flows = 1;
+	c.nq = 1;
 	/* udp6: 2001:db8:2::1 -> 2001:db8:1::1 (vfwd's README routes 2001:db8:1::/48) */
 	tgen_ip6_parse("2001:db8:2::1", c.profile.src6);
 	tgen_ip6_parse("2001:db8:1::1", c.profile.dst6);
@@ -841,7 +850,7 @@ main(int argc, char **argv)
 	else if (strcmp(o.mode, "ndr") == 0)
 		ret = mode_ndr(&c, &o);
 	else
-		ret = mode_link(&c);
+		ret = mode_link(&c, o.link_hold_s);
 	if (ret == -ERANGE)
 		fprintf(stderr,
 			"tgen: rate impossible: zero, or above the line rate of the "

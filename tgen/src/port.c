@@ -16,7 +16,7 @@ port_setup(struct tgen_ctx *c, struct tgen_port *p, uint16_t nb_desc)
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	struct rte_ether_addr mac;
-	uint16_t nrx = nb_desc, ntx = nb_desc, mtu;
+	uint16_t nrx = nb_desc, ntx = nb_desc, mtu, q;
 	int ret;
 
 	if (!rte_eth_dev_is_valid_port(p->id)) {
@@ -32,7 +32,14 @@ port_setup(struct tgen_ctx *c, struct tgen_port *p, uint16_t nb_desc)
 	memset(&conf, 0, sizeof(conf));
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	ret = rte_eth_dev_configure(p->id, 1, 1, &conf);
+	if (c->nq > info.max_rx_queues || c->nq > info.max_tx_queues) {
+		fprintf(stderr,
+			"tgen: port %u (%s): --queues %u, but it has at most %u rx and %u tx "
+			"queues (vhost: queues=N in its --vdev)\n",
+			p->id, info.driver_name, c->nq, info.max_rx_queues, info.max_tx_queues);
+		return -EINVAL;
+	}
+	ret = rte_eth_dev_configure(p->id, c->nq, c->nq, &conf);
 	if (ret < 0) {
 		fprintf(stderr, "tgen: port %u: configure: %s\n", p->id, rte_strerror(-ret));
 		return ret;
@@ -47,15 +54,20 @@ port_setup(struct tgen_ctx *c, struct tgen_port *p, uint16_t nb_desc)
 			fprintf(stderr, "tgen: port %u: set mtu %u: %s (continuing)\n", p->id, mtu,
 				rte_strerror(-ret));
 	}
-	ret = rte_eth_rx_queue_setup(p->id, 0, nrx, rte_eth_dev_socket_id(p->id), NULL, c->rx_pool);
-	if (ret < 0) {
-		fprintf(stderr, "tgen: port %u: rx queue: %s\n", p->id, rte_strerror(-ret));
-		return ret;
-	}
-	ret = rte_eth_tx_queue_setup(p->id, 0, ntx, rte_eth_dev_socket_id(p->id), NULL);
-	if (ret < 0) {
-		fprintf(stderr, "tgen: port %u: tx queue: %s\n", p->id, rte_strerror(-ret));
-		return ret;
+	for (q = 0; q < c->nq; q++) {
+		ret = rte_eth_rx_queue_setup(p->id, q, nrx, rte_eth_dev_socket_id(p->id), NULL,
+					     c->rx_pool);
+		if (ret < 0) {
+			fprintf(stderr, "tgen: port %u: rx queue %u: %s\n", p->id, q,
+				rte_strerror(-ret));
+			return ret;
+		}
+		ret = rte_eth_tx_queue_setup(p->id, q, ntx, rte_eth_dev_socket_id(p->id), NULL);
+		if (ret < 0) {
+			fprintf(stderr, "tgen: port %u: tx queue %u: %s\n", p->id, q,
+				rte_strerror(-ret));
+			return ret;
+		}
 	}
 	ret = rte_eth_dev_start(p->id);
 	if (ret < 0) {
@@ -179,12 +191,16 @@ arp_poll(struct tgen_ctx *c)
 	uint16_t n, j;
 	int p;
 
+	uint16_t q;
+
 	for (p = 0; p < TGEN_NDIR; p++) {
-		n = rte_eth_rx_burst(c->port[p].id, 0, pkts, 32);
-		for (j = 0; j < n; j++)
-			tgen_arp_input(c, p, rte_pktmbuf_mtod(pkts[j], uint8_t *),
-				       pkts[j]->data_len);
-		rte_pktmbuf_free_bulk(pkts, n);
+		for (q = 0; q < c->nq; q++) {
+			n = rte_eth_rx_burst(c->port[p].id, q, pkts, 32);
+			for (j = 0; j < n; j++)
+				tgen_arp_input(c, p, rte_pktmbuf_mtod(pkts[j], uint8_t *),
+					       pkts[j]->data_len);
+			rte_pktmbuf_free_bulk(pkts, n);
+		}
 	}
 }
 

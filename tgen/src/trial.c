@@ -32,10 +32,12 @@ rx_poll(struct tgen_ctx *c, struct trial_state *t)
 	uint64_t now;
 	uint16_t n, j;
 	unsigned got = 0;
-	int p;
+	int p, pq;
 
-	for (p = 0; p < TGEN_NDIR; p++) {
-		n = rte_eth_rx_burst(c->port[p].id, 0, pkts, RX_BURST);
+	/* every queue of both ports, port0 and port1 in turn */
+	for (pq = 0; pq < TGEN_NDIR * c->nq; pq++) {
+		p = pq % TGEN_NDIR;
+		n = rte_eth_rx_burst(c->port[p].id, (uint16_t)(pq / TGEN_NDIR), pkts, RX_BURST);
 		if (n == 0)
 			continue;
 		got += n;
@@ -93,6 +95,33 @@ idle_step(struct tgen_ctx *c, struct trial_state *t, int ndir, uint64_t now, uin
 		tgen_idle_sleep_until(&t->idle, wake, now);
 }
 
+/* --queues N: each packet leaves on its flow's queue (flow % N), as a NIC's RSS would hash
+ * it on the far side; a vhost-user port delivers queue q to the virtio side's queue q, so the
+ * DUT's workers see the flows spread over their queues. Order is kept within a flow. */
+static void
+tx_spread(struct tgen_ctx *c, struct trial_state *t, int d, struct rte_mbuf **pkts, uint32_t n,
+	  uint32_t seq0)
+{
+	struct rte_mbuf *q_pkts[TGEN_MAX_QUEUES][32];
+	uint16_t q_n[TGEN_MAX_QUEUES] = {0}, q, sent;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		q = (uint16_t)(tgen_flow_of(&c->stream[d], seq0 + i) % c->nq);
+		q_pkts[q][q_n[q]++] = pkts[i];
+	}
+	for (q = 0; q < c->nq; q++) {
+		if (q_n[q] == 0)
+			continue;
+		sent = rte_eth_tx_burst(c->port[d].id, q, q_pkts[q], q_n[q]);
+		if (sent < q_n[q]) {
+			rte_pktmbuf_free_bulk(q_pkts[q] + sent, q_n[q] - sent);
+			t->tx_refused += q_n[q] - sent;
+			t->dir_refused[d] += q_n[q] - sent;
+		}
+	}
+}
+
 /* Packet k of a direction is the k-th slot of the pacer's schedule and carries the TSC of
  * that slot: slots the pacer skipped (tgen descheduled) leave gaps in the sequence, so a DUT
  * and the receive side see the schedule tgen meant to offer, not how the host ran tgen. */
@@ -123,11 +152,15 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 		pkts[i]->data_len = pkts[i]->pkt_len = tm->frame_size - TGEN_FCS_LEN;
 		t->tx_bytes += tm->frame_size;
 	}
-	sent = rte_eth_tx_burst(c->port[d].id, 0, pkts, n);
-	if (sent < n) {
-		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-		t->tx_refused += n - sent;
-		t->dir_refused[d] += n - sent;
+	if (c->nq == 1) {
+		sent = rte_eth_tx_burst(c->port[d].id, 0, pkts, n);
+		if (sent < n) {
+			rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+			t->tx_refused += n - sent;
+			t->dir_refused[d] += n - sent;
+		}
+	} else {
+		tx_spread(c, t, d, pkts, n, (uint32_t)slot);
 	}
 	t->tx_packets[d] += n;
 	pc->sent += n;

@@ -46,6 +46,7 @@ done <<'EOF'
 flows_zero|--flows 0|--flows 0: must be an integer in 1..16777216
 flow_field|--flow-field x|--flow-field x: src or dst
 flow_order|--flow-order random|--flow-order random: inc or rnd
+queues_nine|--queues 9|--queues 9: queues per port in 1..8
 duration_zero|--duration 0|--duration 0: seconds in 0.001..86400
 drain_too_long|--drain 61|--drain 61: seconds in 0..60
 pacing_unknown|--pacing lazy|--pacing lazy: busy, sleep or auto

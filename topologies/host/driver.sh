@@ -30,11 +30,18 @@ vfwdctl_cmd() { echo "$STATE/vfwd/bin/vfwdctl -s $STATE/run/cli.sock"; }
 vfwdctl_dump_cmd() { echo "$LAB_DIR/lib/checked-stdout $(vfwdctl_cmd)"; }
 tgen_bin() { echo "${FWDLAB_TGEN:-$TOP/build/tgen/bin/tgen}"; }
 
+# host_queues: queues per vhost-user link (vfwd.queues, default 1): vfwd polls them spread
+# over its workers (num-rx-queues), tgen sends each flow on its queue (--queues). Peers keep
+# one queue (their own ports).
+host_queues() { if peer_is_dut || peer_own_tgen_ports; then echo 1; else conf vfwd.queues 1; fi; }
+
 tgen_eal() {
 	if peer_own_tgen_ports; then peer_tgen_eal; return; fi
-	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1' \
-		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock"
-	printf ' --vdev net_vhost1,iface=%s,client=1' "$STATE/run/port1.sock"
+	local q
+	q=$(host_queues)
+	printf '%s --file-prefix tgen-%s --no-pci --vdev net_vhost0,iface=%s,client=1,queues=%s' \
+		"$(conf tgen.eal_args)" "$(lab_prefix)" "$STATE/run/port0.sock" "$q"
+	printf ' --vdev net_vhost1,iface=%s,client=1,queues=%s' "$STATE/run/port1.sock" "$q"
 }
 
 topo_accel() { echo none; }
@@ -219,6 +226,7 @@ tgen_port_args() {
 	cpu_plan
 	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(conf vfwd.port0_mac)" \
 		"$(conf vfwd.port1_mac)" "$(conf tgen.link)" "$PLAN_PACING"
+	if [ "$(host_queues)" -gt 1 ]; then printf -- ' --queues %s' "$(host_queues)"; fi
 	if peer_is_dut; then peer_tgen_extra_args; fi
 }
 
@@ -281,8 +289,8 @@ host_dut_vdevs() {
 			printf '          vdev net_memif%s,role=server,id=0,socket=%s/memif%s.sock,socket-abstract=no,mac=%s { name port%s }\n' \
 				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
 		else
-			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=4096,mac=%s { name port%s }\n' \
-				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
+			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=4096,queues=%s,mac=%s { name port%s  num-rx-queues %s }\n' \
+				"$p" "$run" "$p" "$(host_queues)" "$(conf "vfwd.port${p}_mac")" "$p" "$(host_queues)"
 		fi
 	done
 }
@@ -343,9 +351,13 @@ gen_start() {
 
 # tgen_link_cmd WAIT: the shell command that connects a `tgen link` to vfwd's sockets,
 # holding tgen.lock (flock WAIT: -n or -w SECONDS); the supervisor runs it after a restart.
+# With several queues vfwd's virtio-user ports send their multi-queue command after the link
+# is up: tgen stays connected 5 s more (--link-hold) for it.
 tgen_link_cmd() {
-	printf 'exec 9>%s/tgen.lock; flock %s 9 || exit 75; exec timeout 60 %s %s -- link %s --link-timeout 50 >>%s 2>&1' \
-		"$STATE" "$1" "$(tgen_bin)" "$(tgen_eal)" "$(tgen_port_args)" "$STATE/tgen-link.log"
+	local hold=""
+	if [ "$(host_queues)" -gt 1 ]; then hold="--link-hold 5"; fi
+	printf 'exec 9>%s/tgen.lock; flock %s 9 || exit 75; exec timeout 60 %s %s -- link %s --link-timeout 50 %s >>%s 2>&1' \
+		"$STATE" "$1" "$(tgen_bin)" "$(tgen_eal)" "$(tgen_port_args)" "$hold" "$STATE/tgen-link.log"
 }
 
 # vfwd_start: starts vfwd from $STATE/vfwd under its supervisor, then lets a `tgen link`

@@ -487,6 +487,8 @@ host_key(struct topo *t, const struct topo_entry *e)
 		topo_check_cpulist(t, e, MAX_LCORE, 1);
 	else if (strcmp(k, "vfwd.num_mbufs") == 0)
 		topo_check_uint(t, e, 1024, 1ul << 24, NULL);
+	else if (strcmp(k, "vfwd.queues") == 0)
+		topo_check_uint(t, e, 1, 8, NULL); /* tgen's TGEN_MAX_QUEUES */
 	else if (strcmp(k, "vfwd.port0_mac") == 0 || strcmp(k, "vfwd.port1_mac") == 0)
 		topo_check_mac(t, e);
 	else if (strcmp(k, "tgen.link") == 0)
