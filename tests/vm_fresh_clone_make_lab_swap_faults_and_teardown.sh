@@ -436,8 +436,9 @@ check "no bridge left" eval '! ip -o link show | grep -q "fwsmoke-"'
 check "hugepage reservation given back" [ "$(cat "$hp")" -eq "$hp_before" ]
 check "no qemu process of the lab left" eval '! pgrep -f "guest=fwsmoke-" >/dev/null'
 check "no ssh master connection of the lab left" eval '! pgrep -f "$FWDLAB_STATE/ssh-" >/dev/null'
-check "lab folder holds no disk, seed, key or XML" \
-	eval '[ -z "$(find "$FWDLAB_STATE" -type f 2>/dev/null)" ]'
+left=$(find "$FWDLAB_STATE" -type f 2>/dev/null || true)
+comment "left in the lab folder: " <<<"${left:-nothing}"
+check "lab folder holds no disk, seed, key or XML" [ -z "$left" ]
 outside=$(find /etc/libvirt /var/log/libvirt /var/lib/libvirt /run/libvirt /dev/hugepages \
 	-name "*fwsmoke-*" 2>/dev/null || true)
 comment "left outside the clone: " <<<"${outside:-nothing}"

@@ -30,7 +30,7 @@ snap_base_sha() {
 snap_copy_state() {
 	mkdir -p "$1"
 	tar -C "$STATE" --sparse --exclude='./ssh-*.ctl' --exclude='./*-console.log' \
-		--exclude=./hugepages --exclude=./restore-seconds -cf - . |
+		--exclude=./hugepages -cf - . |
 		tar -C "$1" -xf - || die "snapshot: copying the lab folder $STATE to $1 failed"
 }
 
@@ -144,8 +144,8 @@ topo_snapshot_restore() {
 		snap_clock_set "$node"
 	done
 	wait_until 120 "vfwd in the DUT" vfwd_answers || die "vfwd does not answer in the DUT after the restore"
-	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f\n", b - a}' >"$STATE/restore-seconds"
-	say "--from-snapshot: the lab answers $(cat "$STATE/restore-seconds") s after the restore began"
+	say "--from-snapshot: the lab answers $(awk -v a="$t0" -v b="$(date +%s.%N)" \
+		'BEGIN {printf "%.1f", b - a}') s after the restore began"
 }
 
 snap_copy_state_back() {
