@@ -41,7 +41,8 @@ check "stdout_has_the_table_the_latency_and_the_1c_line" eval '
 html=$camp/report/$(basename "$camp")/index.html
 check "report_has_box_plots_latency_curves_and_table" eval '
 	grep -q "box-rates-" "$html" && grep -q "latency-udp_64B" "$html" &&
-	grep -q "Latency at load" "$html" && [ -s "$camp/report/$(basename "$camp")/latency-udp_64B.svg" ] &&
+	grep -q "Latency at load" "$html" &&
+	[ -s "$camp/report/$(basename "$camp")/latency-udp_64B_253flows.svg" ] &&
 	grep -q "Repeats: mean" "$html"'
 
 rc=0
