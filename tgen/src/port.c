@@ -188,10 +188,8 @@ static void
 arp_poll(struct tgen_ctx *c)
 {
 	struct rte_mbuf *pkts[32];
-	uint16_t n, j;
+	uint16_t n, j, q;
 	int p;
-
-	uint16_t q;
 
 	for (p = 0; p < TGEN_NDIR; p++) {
 		for (q = 0; q < c->nq; q++) {
