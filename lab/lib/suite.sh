@@ -205,7 +205,7 @@ suite() {
 	# for the workers' queues to spread; the scale suites vary the destination over the routes
 	FLOWS=253 FLOW_FIELD=src FLOW_ORDER=inc
 	if [ "$routes" -gt 0 ]; then
-		FLOWS=$routes FLOW_FIELD=dst FLOW_ORDER=inc
+		FLOWS=$routes FLOW_FIELD=dst
 		# CSIT's -rnd: each packet's destination drawn at random over the routes
 		if [[ $name == *-rnd ]]; then FLOW_ORDER=rnd; fi
 		# 200k and 2M /32 routes need a bigger FIB than vfwd's default (65536 routes)

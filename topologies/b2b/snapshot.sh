@@ -44,6 +44,8 @@ topo_snapshot_save() {
 		die "snapshot: a run is going on (tgen pid $(cat "$STATE/tgen.pid")); save after it"
 	read -r -a nodes <<<"$(kv_get "$TOPO_CONF" nodes)"
 	mkdir -p "$dir"
+	# the base images do not change while the lab runs: read before the guests stop
+	for node in "${nodes[@]}"; do shas+=("$node=$(snap_base_sha "$node")"); done
 	for node in "${nodes[@]}"; do ssh_close "$node"; done
 	t0=$(date +%s.%N)
 	for node in "${nodes[@]}"; do
@@ -63,7 +65,6 @@ topo_snapshot_save() {
 	done
 	t1=$(date +%s.%N)
 	snap_copy_state "$dir/state"
-	for node in "${nodes[@]}"; do shas+=("$node=$(snap_base_sha "$node")"); done
 	# the lab runs on from what was saved (the saved file stays the snapshot's)
 	for node in "${nodes[@]}"; do
 		vsh "$(node_uri "$node")" restore "$dir/$node.save" --paused >/dev/null ||
@@ -72,18 +73,16 @@ topo_snapshot_save() {
 	for node in "${nodes[@]}"; do vsh "$(node_uri "$node")" resume "$(dom_name "$node")" >/dev/null; done
 	t2=$(date +%s.%N)
 	for node in "${nodes[@]}"; do snap_clock_set "$node"; done
-	{
-		printf '%s\n' "${shas[@]}" | jq -Rn '[inputs | split("=") | {(.[0]): .[1]}] | add' >"$dir/images.json"
-		jq -n --arg lab "$LAB_NAME" --arg topo "$TOPOLOGY" --arg at "$(utc_now)" \
-			--arg accel "$(topo_accel)" --arg gen "$(cat "$STATE/generator" 2>/dev/null || tg_kind)" \
-			--argjson save "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')" \
-			--argjson resume "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.1f", b - a}')" \
-			--slurpfile img "$dir/images.json" --arg nodes "${nodes[*]}" \
-			'{lab: $lab, topology: $topo, saved_at: $at, accel: $accel, generator: $gen,
-			  nodes: ($nodes | split(" ")), images_sha256: $img[0],
-			  save_seconds: $save, run_on_seconds: $resume}'
-	} >"$dir/snapshot.json.tmp" && mv -f "$dir/snapshot.json.tmp" "$dir/snapshot.json"
-	rm -f "$dir/images.json"
+	jq -n --arg lab "$LAB_NAME" --arg topo "$TOPOLOGY" --arg at "$(utc_now)" \
+		--arg accel "$(topo_accel)" --arg gen "$(cat "$STATE/generator" 2>/dev/null || tg_kind)" \
+		--argjson save "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')" \
+		--argjson resume "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.1f", b - a}')" \
+		--argjson img "$(jq -n '$ARGS.positional | map(split("=") | {(.[0]): .[1]}) | add' --args "${shas[@]}")" \
+		--arg nodes "${nodes[*]}" \
+		'{lab: $lab, topology: $topo, saved_at: $at, accel: $accel, generator: $gen,
+		  nodes: ($nodes | split(" ")), images_sha256: $img,
+		  save_seconds: $save, run_on_seconds: $resume}' >"$dir/snapshot.json.tmp" &&
+		mv -f "$dir/snapshot.json.tmp" "$dir/snapshot.json"
 	for n in "${nodes[@]}"; do wait_until 120 "ssh to $n" node_ssh "$n" true || die "$n does not answer ssh after the save"; done
 	vfwd_answers || die "vfwd does not answer in the DUT after the save"
 	say "snapshot: saved in $(jq -r .save_seconds "$dir/snapshot.json") s, the lab ran on after $(jq -r .run_on_seconds "$dir/snapshot.json") s more"

@@ -226,7 +226,9 @@ tgen_port_args() {
 	cpu_plan
 	printf -- '--dst-mac0 %s --dst-mac1 %s --link %s --pacing %s' "$(conf vfwd.port0_mac)" \
 		"$(conf vfwd.port1_mac)" "$(conf tgen.link)" "$PLAN_PACING"
-	if [ "$(host_queues)" -gt 1 ]; then printf -- ' --queues %s' "$(host_queues)"; fi
+	local q
+	q=$(host_queues)
+	if [ "$q" -gt 1 ]; then printf -- ' --queues %s' "$q"; fi
 	if peer_is_dut; then peer_tgen_extra_args; fi
 }
 
@@ -283,14 +285,15 @@ EOF
 # host_dut_vdevs: vfwd's two ports, facing the lab's generator: vhost-user (virtio-user
 # server=1) for tgen, memif (role=server) for a generator whose `ports` says memif (TRex).
 host_dut_vdevs() {
-	local p run=$STATE/run
+	local p run=$STATE/run q
+	q=$(host_queues)
 	for p in 0 1; do
 		if [ "$(gen_ports_kind)" = memif ]; then
 			printf '          vdev net_memif%s,role=server,id=0,socket=%s/memif%s.sock,socket-abstract=no,mac=%s { name port%s }\n' \
 				"$p" "$run" "$p" "$(conf "vfwd.port${p}_mac")" "$p"
 		else
 			printf '          vdev net_virtio_user%s,path=%s/port%s.sock,server=1,queue_size=4096,queues=%s,mac=%s { name port%s  num-rx-queues %s }\n' \
-				"$p" "$run" "$p" "$(host_queues)" "$(conf "vfwd.port${p}_mac")" "$p" "$(host_queues)"
+				"$p" "$run" "$p" "$q" "$(conf "vfwd.port${p}_mac")" "$p" "$q"
 		fi
 	done
 }
