@@ -85,10 +85,16 @@ peer_capture() {
 	if [ "$name" = linux ]; then
 		v0=$(awk '$1 == "port0" { sub(/^veth:/, "", $2); print $2 }' "$cfg")
 		v1=$(awk '$1 == "port1" { sub(/^veth:/, "", $2); print $2 }' "$cfg")
-		tg_start "net_af_packet0,iface=$v0" "net_af_packet1,iface=$v1"
+		tg_start "net_af_packet0,iface=$v0" "net_af_packet1,iface=$v1" || {
+			not_ok "$name: the reference generator (testpmd on the lab's veths) starts"
+			return 0
+		}
 	else
 		tg_start "net_vhost0,iface=$FWDLAB_STATE/run/port0.sock,client=1" \
-			"net_vhost1,iface=$FWDLAB_STATE/run/port1.sock,client=1"
+			"net_vhost1,iface=$FWDLAB_STATE/run/port1.sock,client=1" || {
+			not_ok "$name: the reference generator (testpmd on the lab's sockets) starts"
+			return 0
+		}
 		# Both links up: the DUT took this client (as it takes each tgen).
 		for ((i = 0; i < 300; i++)); do
 			grep -q 'Port 1: link state change' "$T/tg.log" &&

@@ -164,13 +164,17 @@ tg_start() { # LINK0_VDEV LINK1_VDEV
 		--port-topology=paired <"$T/tg.fifo" >"$T/tg.log" 2>&1 &
 	echo $! >"$T/tg.pid"
 	on_exit "tg_stop"
+	# Its prompt comes after every port started and testpmd's link check (up to 9 s); on a
+	# loaded 2-core host that took over 20 s once, so it gets 60 s.
 	local i
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		grep -qs 'testpmd> ' "$T/tg.log" && return 0
 		kill -0 "$(cat "$T/tg.pid")" 2>/dev/null || break
 		sleep 0.1
 	done
-	tail -n 20 "$T/tg.log" >&2
+	echo "# tg_start: the reference generator (testpmd) gave no prompt in $((i / 10)) s;" \
+		"the end of its log:" >&2
+	tail -n 20 "$T/tg.log" | sed 's/^/# /' >&2
 	return 1
 }
 tg_cmd() { timeout 5 bash -c 'printf "%s\n" "$1" >"$2"' _ "$1" "$T/tg.fifo"; }
