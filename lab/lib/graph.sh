@@ -66,10 +66,18 @@ graph_b2b_model() {
 	done
 	[ "$plan_rc" -ne 3 ] || printf 'note\tCPU plan: forwarding vCPUs share host CPUs (smoke runs only)\n'
 	mtu=$(kv_get "$TOPO_CONF" data_mtu 9000)
+	local la lp pa pp
 	for l in $(kv_get "$TOPO_CONF" links); do
 		a=${l%%-*} b=${l#*-}
-		printf 'link\t%s\t%s\t%s\t%s\tnetwork %s, bridge %s, mtu %s\n' "${a%%.*}" "${a#*.}" \
-			"${b%%.*}" "${b#*.}" "$(link_net "$i")" "$(link_bridge "$i")" "$mtu"
+		if link_is_tunnel "$i"; then
+			# its ends on two libvirt hosts (topologies/b2b/remote.sh)
+			read -r la lp pa pp < <(tunnel_iface "${a%%.*}" "$i")
+			printf 'link\t%s\t%s\t%s\t%s\tUDP tunnel %s:%s <-> %s:%s, IP mtu %s\n' "${a%%.*}" \
+				"${a#*.}" "${b%%.*}" "${b#*.}" "$la" "$lp" "$pa" "$pp" "$(tunnel_mtu)"
+		else
+			printf 'link\t%s\t%s\t%s\t%s\tnetwork %s, bridge %s, mtu %s\n' "${a%%.*}" "${a#*.}" \
+				"${b%%.*}" "${b#*.}" "$(link_net "$i")" "$(link_bridge "$i")" "$mtu"
+		fi
 		i=$((i + 1))
 	done
 	printf 'net\tmgmt\tmanagement: network %s, bridge %s, %s.0/24\n' "$(mgmt_net)" \

@@ -28,6 +28,9 @@ netem_link_index() {
 # netem_taps INDEX: the interfaces on the link's bridge, one a line.
 netem_taps() {
 	local br
+	if [ "$TOPOLOGY" = b2b ] && link_is_tunnel "$1"; then
+		die "netem: link $1 joins nodes on two hosts, a UDP tunnel with no bridge or tap here; impair the underlay instead (tc netem on the interface that carries $(kv_get "$TOPO_CONF" underlay_mtu 1500)-byte packets to the other host)"
+	fi
 	br=$(link_bridge "$1")
 	[ -d "/sys/class/net/$br/brif" ] ||
 		die "netem: the bridge $br of link $1 does not exist (is the $TOPOLOGY lab up? fwdlab up)"

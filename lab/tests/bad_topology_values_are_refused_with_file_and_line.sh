@@ -56,6 +56,23 @@ refused "role not tg or dut" b2b plan \
 set_key "$b2b" dut.uri "http://lab/system"
 refused "uri scheme" b2b plan \
 	"$tmp/topo.conf:$(line_of "$b2b" dut.uri): dut.uri = http://lab/system: expected a libvirt QEMU URI like qemu:///system or qemu+ssh://user@host/system"
+# Labs across hosts (topologies/b2b/remote.sh): a link between two hosts is a UDP tunnel.
+set_key "$b2b" dut.uri "qemu+ssh://root@lab-server/system"
+echo "tg.underlay = 10.0.0.1" >>"$tmp/topo.conf"
+refused "link across hosts without an end's underlay" b2b plan \
+	"$tmp/topo.conf:$(line_of "$b2b" links): link 1 joins tg (qemu:///system) and dut (qemu+ssh://root@lab-server/system), on two hosts: it is a UDP tunnel, so dut.underlay (the address of dut's host on the underlay) is needed"
+set_key "$b2b" dut.uri "qemu+ssh://root@lab-server/system"
+printf '%s\n' "tg.underlay = 10.0.0.1" "dut.underlay = 10.0.0.256" >>"$tmp/topo.conf"
+refused "underlay not an IPv4 address" b2b plan \
+	"$tmp/topo.conf:$(($(wc -l <"$b2b") + 2)): dut.underlay = 10.0.0.256: expected the IPv4 address of the node's host on the underlay, like 10.0.0.2"
+cp "$b2b" "$tmp/topo.conf"
+echo "dut.remote_dir = var/lib/fwdlab" >>"$tmp/topo.conf"
+refused "remote_dir not absolute" b2b plan \
+	"$tmp/topo.conf:$(wc -l <"$tmp/topo.conf"): dut.remote_dir = var/lib/fwdlab: expected an absolute folder on the node's host, no spaces, no .."
+cp "$b2b" "$tmp/topo.conf"
+echo "tunnel_port = 65535" >>"$tmp/topo.conf"
+refused "tunnel_port out of range" b2b plan \
+	"$tmp/topo.conf:$(wc -l <"$tmp/topo.conf"): tunnel_port = 65535: expected a whole number from 1024 to 65000"
 cp "$b2b" "$tmp/topo.conf"
 echo "dut.vcpus = 4" >>"$tmp/topo.conf"
 refused "duplicate key" b2b plan \

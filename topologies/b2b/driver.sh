@@ -10,6 +10,8 @@
 . "$TOPO_DIR/libvirt.sh"
 # shellcheck source=topologies/b2b/snapshot.sh
 . "$TOPO_DIR/snapshot.sh"
+# shellcheck source=topologies/b2b/remote.sh
+. "$TOPO_DIR/remote.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
 # The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
@@ -45,6 +47,14 @@ node_ip() {
 	local subnet
 	subnet=${FWDLAB_MGMT_SUBNET:-$(kv_get "$TOPO_CONF" mgmt_subnet 192.168.150)}
 	echo "$subnet.$(kv_get "$TOPO_CONF" "$1.mgmt_host")"
+}
+# node_console_log NODE: the node's serial log, as HOST:PATH when it is on another host.
+node_console_log() {
+	if node_is_remote "$1"; then
+		echo "$(ssh_host_of "$(node_uri "$1")"):$(node_dir "$1")/$1-console.log"
+	else
+		echo "$STATE/$1-console.log"
+	fi
 }
 vsh() { # URI ARGS...
 	local uri=$1
@@ -550,7 +560,7 @@ topo_access() {
 	echo "lab $LAB_NAME ($TOPOLOGY, $(topo_accel)) is up:"
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		printf '  %-4s %s  fwdlab ssh %s | fwdlab console %s  (log %s)\n' "$node" \
-			"$(node_ip "$node")" "$node" "$node" "$STATE/$node-console.log"
+			"$(node_ip "$node")" "$node" "$node" "$(node_console_log "$node")"
 	done
 	echo "  vfwd CLI: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show runtime"
 	if [ "$(gen_lab)" = trex ]; then
@@ -580,11 +590,19 @@ node_image() {
 	echo "$image"
 }
 
-# node_xml NODE ACCEL: the node's domain XML (plan.env must be loaded).
+# node_xml NODE ACCEL: the node's domain XML (plan.env must be loaded), with the paths of the
+# node's host (remote.sh: a remote node's images and files are copied there).
 node_xml() {
-	local base
+	local base dir
 	base=$(node_image "$1")
 	base=${base%.qcow2}
+	if node_is_remote "$1"; then
+		dir=$(node_dir "$1")
+		gen_domain "$TOPO_CONF" "$1" "$2" "$dir/$1.qcow2" "$STATE/$1-seed" \
+			"$dir/$1-console.log" "$(remote_image_path "$1" "$base.vmlinuz")" \
+			"$(remote_image_path "$1" "$base.initrd")" "$dir/$1-seed/seed.iso"
+		return
+	fi
 	gen_domain "$TOPO_CONF" "$1" "$2" "$STATE/$1.qcow2" "$STATE/$1-seed" \
 		"$STATE/$1-console.log" "$base.vmlinuz" "$base.initrd"
 }
@@ -612,13 +630,14 @@ topo_xml_all() {
 	ls "$dir"/*.xml
 }
 
-# node_files NODE: builds the node's overlay disk and seed if absent.
+# node_files NODE: builds the node's overlay disk and seed if absent (on its own host: a
+# remote node's seed is made here and copied there with its images, remote.sh).
 node_files() {
 	local node=$1 role image seed_args=() disk
 	role=$(kv_get "$TOPO_CONF" "$node.role")
 	image=$(node_image "$node")
 	disk=$STATE/$node.qcow2
-	if [ ! -s "$disk" ]; then
+	if ! node_is_remote "$node" && [ ! -s "$disk" ]; then
 		if ! qemu-img create -q -f qcow2 -F qcow2 -b "$image" "$disk"; then
 			rm -f "$disk"
 			die "creating $node's disk $disk failed (qemu-img above; $(df -h --output=avail "$STATE" | tail -n1 | tr -d ' ') free in $STATE)"
@@ -643,6 +662,7 @@ node_files() {
 		seed_args+=(--trex-env "$STATE/$node-trex.env" --hugepages "$TREX_TG_HUGEPAGES")
 	fi
 	"$TOP/provisioning/make-seed" "${seed_args[@]}" >/dev/null || die "make-seed failed for $node"
+	if node_is_remote "$node"; then remote_node_files "$node"; fi
 }
 
 dut_setup_cli() {
@@ -717,6 +737,42 @@ net_up() { # URI NAME XMLFILE BRIDGE
 	fi
 }
 
+# lab_hugepages_reserve local|remote: the hugepages of the nodes on this host (one sum), or
+# of each node on another host (over ssh, remote.sh).
+lab_hugepages_reserve() {
+	local node mem=0
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		if ! node_is_remote "$node"; then
+			mem=$((mem + $(node_get "$TOPO_CONF" "$node" memory_mib)))
+		elif [ "$1" = remote ]; then
+			remote_hugepages_reserve "$(node_uri "$node")" "$(node_dir "$node")/$node.hugepages" \
+				$((($(node_get "$TOPO_CONF" "$node" memory_mib) + 1) / 2))
+		fi
+	done
+	if [ "$1" = local ]; then hugepages_reserve $(((mem + 1) / 2)); fi
+}
+
+# lab_nets_up: each host of the lab gets the management network and the bridged links of its
+# nodes (their XML in $STATE/xml); a link between hosts is a UDP tunnel in the domains' XML,
+# with no network.
+lab_nets_up() {
+	local node uri uris=() i nlinks a b
+	for node in $(kv_get "$TOPO_CONF" nodes); do
+		uri=$(node_uri "$node")
+		[[ " ${uris[*]} " == *" $uri "* ]] || uris+=("$uri")
+	done
+	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
+	for uri in "${uris[@]}"; do
+		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml" "$(mgmt_bridge)"
+		for ((i = 0; i < nlinks; i++)); do
+			link_is_tunnel "$i" && continue
+			read -r a b < <(link_ends "$i")
+			[ "$(node_uri "$a")" = "$uri" ] || continue
+			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml" "$(link_bridge "$i")"
+		done
+	done
+}
+
 topo_up() {
 	topo_conf_check
 	mkdir -p "$STATE/xml"
@@ -762,16 +818,11 @@ topo_up() {
 	chmod 0711 "$STATE"
 	ssh_key
 	qemu_can_reach "$STATE"
-	local node mem=0 uri
-	for node in $(kv_get "$TOPO_CONF" nodes); do
-		if uri_is_local "$(node_uri "$node")"; then
-			mem=$((mem + $(node_get "$TOPO_CONF" "$node" memory_mib)))
-		fi
-	done
-	hugepages_reserve $(((mem + 1) / 2))
+	local node uri
+	lab_hugepages_reserve local
+	tunnels_say
+	tunnel_rmem_note
 	topo_xml "$STATE/xml"
-	local i nlinks
-	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
 	local uris=() err
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
@@ -783,12 +834,8 @@ topo_up() {
 			die "libvirt at $uri does not answer (virsh: ${err:-no message}); fwdlab host-setup starts the local one"
 		fi
 	done
-	for uri in "${uris[@]}"; do
-		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml" "$(mgmt_bridge)"
-		for ((i = 0; i < nlinks; i++)); do
-			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml" "$(link_bridge "$i")"
-		done
-	done
+	lab_nets_up
+	lab_hugepages_reserve remote
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		uri=$(node_uri "$node")
 		if [ "$(vsh "$uri" domstate "$(dom_name "$node")" 2>/dev/null)" = running ]; then
@@ -818,7 +865,7 @@ topo_up() {
 	[ "$accel" = kvm ] && limit=${FWDLAB_BOOT_TIMEOUT:-180}
 	for node in $(kv_get "$TOPO_CONF" nodes); do
 		wait_until "$limit" "ssh to $node" node_ssh "$node" true ||
-			die "$node does not answer ssh at $(node_ip "$node"); console: $STATE/$node-console.log"
+			die "$node does not answer ssh at $(node_ip "$node"); console: $(node_console_log "$node")"
 	done
 	tg_install_hooks
 	wait_until "$limit" "vfwd in the DUT" vfwd_up_or_failed ||
@@ -906,7 +953,12 @@ topo_down() {
 			say "removed domain $dom"
 		fi
 		# libvirt keeps a domain's QEMU log after undefine; the lab made it, down removes it.
-		if uri_is_local "$uri"; then rm -f "/var/log/libvirt/qemu/$dom.log"*; fi
+		if uri_is_local "$uri"; then
+			rm -f "/var/log/libvirt/qemu/$dom.log"*
+		else
+			host_sh "$uri" "rm -f /var/log/libvirt/qemu/$dom.log*" </dev/null || true
+			remote_node_down "$node"
+		fi
 	done
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
 	for uri in "${uris[@]}"; do
@@ -953,6 +1005,7 @@ topo_status() {
 		[ "$st" = running ] || st="DOWN ($st)"
 		printf '  %-4s %-14s %-16s %s\n' "$node" "$dom" "$st" "$(node_ip "$node")"
 	done
+	tunnels_say
 	if ! down=$(topo_nodes_down); then
 		echo "  $down: fwdlab up starts it again"
 	elif vfwd_answers; then

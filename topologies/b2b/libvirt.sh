@@ -70,13 +70,16 @@ node_ports() {
 	done
 }
 
-# gen_domain CONF NODE ACCEL DISK SEED_DIR CONSOLE_LOG KERNEL INITRD: the node's domain
-# XML. The images boot their kernel directly (images/README.md); the command line is the
-# one provisioning/make-seed wrote beside the seed (SEED_DIR/cmdline).
+# gen_domain CONF NODE ACCEL DISK SEED_DIR CONSOLE_LOG KERNEL INITRD [SEED_ISO]: the node's
+# domain XML. The images boot their kernel directly (images/README.md); the command line is
+# the one provisioning/make-seed wrote beside the seed (SEED_DIR/cmdline, read here). The
+# paths are the node's host's: SEED_ISO (default SEED_DIR/seed.iso) is the seed's there.
+# A data link to a node on another host is a UDP tunnel (remote.sh), with no <mtu> (libvirt
+# 9 has none for type udp; the tunnel's MTU is the underlay's less 42).
 # Reads PLAN_<node>_VCPUPIN and PLAN_<node>_EMU (plan_compute).
 gen_domain() {
 	local conf=$1 node=$2 accel=$3 disk=$4 seed=$5 log=$6 kernel=$7 initrd=$8
-	local vcpus mem pins emu p cpu driver slot idx port
+	local iso=${9:-$5/seed.iso} vcpus mem pins emu p cpu driver slot idx port
 	vcpus=$(node_get "$conf" "$node" vcpus 1)
 	mem=$(node_get "$conf" "$node" memory_mib 1024)
 	pins=PLAN_${node}_VCPUPIN emu=PLAN_${node}_EMU
@@ -131,7 +134,7 @@ EOF
     </disk>
     <disk type='file' device='disk'>
       <driver name='qemu' type='raw'/>
-      <source file='$(xml_escape "$seed/seed.iso")'/>
+      <source file='$(xml_escape "$iso")'/>
       <target dev='vdb' bus='virtio'/>
       <readonly/>
     </disk>
@@ -146,6 +149,21 @@ EOF
 	while read -r idx port; do
 		slot=$(kv_get "$conf" "pci_slot.$port")
 		[ -n "$slot" ] || die "$TOPO_CONF: no pci_slot.$port for $node.$port"
+		if link_is_tunnel "$idx"; then
+			local la lp pa pp
+			read -r la lp pa pp < <(tunnel_iface "$node" "$idx")
+			cat <<EOF
+    <interface type='udp'>
+      <mac address='$(node_mac "$node" $((idx + 1)))'/>
+      <source address='$pa' port='$pp'>
+        <local address='$la' port='$lp'/>
+      </source>
+      <model type='virtio'/>
+      <address type='pci' domain='0x0000' bus='0x00' slot='$(printf '0x%02x' "$slot")' function='0x0'/>
+    </interface>
+EOF
+			continue
+		fi
 		cat <<EOF
     <interface type='network'>
       <mac address='$(node_mac "$node" $((idx + 1)))'/>

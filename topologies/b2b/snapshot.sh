@@ -95,7 +95,7 @@ snap_clock_set() {
 
 # topo_snapshot_restore DIR: the lab from snapshot DIR, with nothing of it running now.
 topo_snapshot_restore() {
-	local dir=$1 node uri dom want have i nlinks uuid nodes=() t0
+	local dir=$1 node uri dom want have uuid nodes=() t0
 	snap_nodes_local
 	read -r -a nodes <<<"$(kv_get "$TOPO_CONF" nodes)"
 	[ "$(jq -r .lab "$dir/snapshot.json")" = "$LAB_NAME" ] ||
@@ -114,15 +114,9 @@ topo_snapshot_restore() {
 	snap_copy_state_back "$dir/state"
 	# shellcheck source=/dev/null
 	. "$STATE/plan.env"
-	local mem=0
-	for node in "${nodes[@]}"; do mem=$((mem + $(node_get "$TOPO_CONF" "$node" memory_mib))); done
-	hugepages_reserve $(((mem + 1) / 2))
-	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
-	uri=$(node_uri "${nodes[0]}")
-	net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml" "$(mgmt_bridge)"
-	for ((i = 0; i < nlinks; i++)); do
-		net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml" "$(link_bridge "$i")"
-	done
+	# as topo_up does them (snap_nodes_local: every node is on this host)
+	lab_hugepages_reserve local
+	lab_nets_up
 	for node in "${nodes[@]}"; do
 		uri=$(node_uri "$node")
 		dom=$(dom_name "$node")

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <arpa/inet.h>
+
 #include "topology.h"
 #include "topology_int.h"
 
@@ -21,8 +23,10 @@
 struct node {
 	char name[MAX_NAME + 1];
 	const struct topo_entry *role, *vcpus, *memory, *mgmt_host, *image, *fwd;
+	const struct topo_entry *uri, *underlay; /* a link across hosts needs both ends' */
 	unsigned long nvcpus, host;
 	int has_port0, has_port1;
+	int uri_bad; /* refused already: no tunnel error on top of it */
 };
 
 struct port {
@@ -40,11 +44,13 @@ struct vm {
 	unsigned slot_line[32]; /* pci slot -> line that took it */
 };
 
-static const char *const vm_globals[] = {"nodes",	"links",     "data_mtu",
-					 "mgmt_subnet", "host_cpus", "tgen_link"};
+static const char *const vm_globals[] = {"nodes",     "links",	    "data_mtu",
+					 "mgmt_subnet", "host_cpus",   "tgen_link",
+					 "tunnel_port", "underlay_mtu"};
 static const char *const vm_node_keys[] = {
 	"uri",	     "image",	  "role",    "vcpus",  "memory_mib", "forwarding_vcpus",
-	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator"};
+	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator",  "remote_dir",
+	"underlay"};
 static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
 static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 static void host_word(struct topo *t, const struct topo_entry *e, const char *const *words,
@@ -312,7 +318,27 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	} else if (strcmp(field, "forwarding_vcpus") == 0) {
 		nd->fwd = e;
 	} else if (strcmp(field, "uri") == 0) {
+		size_t before = t->nerr + t->dropped;
+
+		nd->uri = e;
 		topo_check_uri(t, e);
+		nd->uri_bad = t->nerr + t->dropped != before;
+	} else if (strcmp(field, "underlay") == 0) {
+		struct in_addr a;
+
+		/* the node's host's address on the network that carries its tunnelled links */
+		nd->underlay = e;
+		if (inet_pton(AF_INET, e->value, &a) != 1)
+			topo_error(t, e->line,
+				   "%s = %.*s: expected the IPv4 address of the node's host on the "
+				   "underlay, like 10.0.0.2",
+				   e->key, QUOTE(e->value));
+	} else if (strcmp(field, "remote_dir") == 0) {
+		if (e->value[0] != '/' || topo_has_blank(e->value) || strstr(e->value, "..") != NULL)
+			topo_error(t, e->line,
+				   "%s = %.*s: expected an absolute folder on the node's host, no "
+				   "spaces, no ..",
+				   e->key, QUOTE(e->value));
 	} else if (strcmp(field, "image") == 0) {
 		nd->image = e;
 		topo_check_image(t, e);
@@ -353,6 +379,10 @@ vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 			topo_check_cpulist(t, e, MAX_CPU, 1);
 	} else if (strcmp(e->key, "tgen_link") == 0)
 		topo_check_link_rate(t, e);
+	else if (strcmp(e->key, "tunnel_port") == 0)
+		topo_check_uint(t, e, 1024, 65000, NULL); /* two UDP ports a link from it */
+	else if (strcmp(e->key, "underlay_mtu") == 0)
+		topo_check_uint(t, e, 576, 65535, NULL);
 	else if (strncmp(e->key, "pci_slot.", 9) == 0)
 		check_pci_slot(t, vm, e);
 	else if (dot == NULL || (size_t)(dot - e->key) > MAX_NAME)
@@ -377,6 +407,32 @@ port_named_before(const struct vm *vm, size_t i)
 		if (strcmp(vm->port[j].name, vm->port[i].name) == 0)
 			return 1;
 	return 0;
+}
+
+static const char *
+node_uri_of(const struct node *nd)
+{
+	return nd->uri != NULL ? nd->uri->value : "qemu:///system";
+}
+
+/* Link number link (0-based) joins a and b: on two libvirt hosts it is a UDP tunnel, and
+ * each end then needs its host's underlay address (the other end sends there). */
+static void
+cross_host_link(struct topo *t, const struct vm *vm, const struct node *a, const struct node *b,
+		size_t link)
+{
+	const struct node *end[2] = {a, b};
+
+	if (a->uri_bad || b->uri_bad || strcmp(node_uri_of(a), node_uri_of(b)) == 0)
+		return;
+	for (int k = 0; k < 2; k++)
+		if (end[k]->underlay == NULL)
+			topo_error(t, vm->links->line,
+				   "link %zu joins %s (%s) and %s (%s), on two hosts: it is a UDP "
+				   "tunnel, so %s.underlay (the address of %s's host on the "
+				   "underlay) is needed",
+				   link + 1, a->name, node_uri_of(a), b->name, node_uri_of(b),
+				   end[k]->name, end[k]->name);
 }
 
 /* What must be there, once every line is read. */
@@ -423,6 +479,9 @@ vm_complete(struct topo *t, struct vm *vm)
 		topo_error(t, line, "no node has role = dut");
 	if (!tg)
 		topo_error(t, line, "no node has role = tg");
+	for (size_t i = 0; vm->links_ok && i + 1 < vm->nports; i += 2)
+		cross_host_link(t, vm, &vm->node[vm->port[i].node], &vm->node[vm->port[i + 1].node],
+				i / 2);
 	for (size_t i = 0; vm->links_ok && i < vm->nports; i++) {
 		snprintf(key, sizeof(key), "pci_slot.%s", vm->port[i].name);
 		if (topo_get(t, key) == NULL && !port_named_before(vm, i))
