@@ -60,7 +60,7 @@ refused "uri scheme" b2b plan \
 set_key "$b2b" dut.uri "qemu+ssh://root@lab-server/system"
 echo "tg.underlay = 10.0.0.1" >>"$tmp/topo.conf"
 refused "link across hosts without an end's underlay" b2b plan \
-	"$tmp/topo.conf:$(line_of "$b2b" links): link 1 joins tg (qemu:///system) and dut (qemu+ssh://root@lab-server/system), on two hosts: it is a UDP tunnel, so dut.underlay (the address of dut's host on the underlay) is needed"
+	"$tmp/topo.conf:$(line_of "$b2b" links): link 1: tg and dut are on two hosts (their uri differ), so it is a UDP tunnel: give dut.underlay, the IPv4 address of dut's host"
 set_key "$b2b" dut.uri "qemu+ssh://root@lab-server/system"
 printf '%s\n' "tg.underlay = 10.0.0.1" "dut.underlay = 10.0.0.256" >>"$tmp/topo.conf"
 refused "underlay not an IPv4 address" b2b plan \

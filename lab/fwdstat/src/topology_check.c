@@ -428,11 +428,9 @@ cross_host_link(struct topo *t, const struct vm *vm, const struct node *a, const
 	for (int k = 0; k < 2; k++)
 		if (end[k]->underlay == NULL)
 			topo_error(t, vm->links->line,
-				   "link %zu joins %s (%s) and %s (%s), on two hosts: it is a UDP "
-				   "tunnel, so %s.underlay (the address of %s's host on the "
-				   "underlay) is needed",
-				   link + 1, a->name, node_uri_of(a), b->name, node_uri_of(b),
-				   end[k]->name, end[k]->name);
+				   "link %zu: %s and %s are on two hosts (their uri differ), so it is "
+				   "a UDP tunnel: give %s.underlay, the IPv4 address of %s's host",
+				   link + 1, a->name, b->name, end[k]->name, end[k]->name);
 }
 
 /* What must be there, once every line is read. */
