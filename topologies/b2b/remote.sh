@@ -7,7 +7,8 @@
 # their sha256 so that labs and later `up`s share them, and the lab's own files (overlay
 # disk, cloud-init seed, console log, the hugepages it added) in LAB_NAME/. `up` copies over
 # ssh (the URI's user, host, port and keyfile) what is missing and checks every copy by its
-# sha256 there; `down` removes LAB_NAME/ and gives the hugepages back, and keeps images/.
+# sha256 there; `down` removes the node's files in LAB_NAME/ (and the folder once empty),
+# gives its hugepages back, and keeps images/.
 #
 # A link whose two ends are on different hosts is a libvirt UDP tunnel (QEMU's socket
 # netdev): each end sends its frames as UDP datagrams to the other end's NODE.underlay
