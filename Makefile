@@ -9,6 +9,12 @@ TG ?= tgen
 ifeq ($(TG),trex)
 override LAB_ARGS += --generator trex
 endif
+# DUT=vpp: the DUT VM carries FD.io VPP in vfwd's place (images/out/dut-vpp, `make images
+# DUT=vpp`; `make lab DUT=vpp` = LAB_ARGS="--forwarder vpp"; peers/README.md "VPP in the DUT VM").
+DUT ?= vfwd
+ifeq ($(DUT),vpp)
+override LAB_ARGS += --forwarder vpp
+endif
 export TOP VARIANT
 
 # Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
@@ -31,6 +37,7 @@ help:
 	@echo "make images         build the DUT and TG VM images into images/out (exactly images/*/packages.lock)"
 	@echo "                    TG=trex: the TG image with TRex too (images/out/tg-trex)"
 	@echo "make lab TG=trex    the b2b lab with TRex as the generator (LAB_ARGS=--generator trex)"
+	@echo "make lab DUT=vpp    the b2b lab with VPP in the DUT VM (LAB_ARGS=--forwarder vpp)"
 	@echo "make images-lock    write images/*/packages.lock for the recipes (keeps locked versions)"
 	@echo "make images-update  re-resolve the locks to the archive's newest versions, print the changes"
 	@echo "make bench          forwarder benchmark against DPDK peers (not a test)"

@@ -25,10 +25,16 @@ vpp_build_names() {
 		[ -x "$d/bin/vpp" ] && basename "$d"
 	done 2>/dev/null || true
 }
-# vpp_spec_prefix NAME: the install tree of the VPP peer NAME (vpp or vpp:BUILD), or dies.
+# vpp_spec_prefix NAME: the install tree of the VPP peer NAME (vpp, vpp:BUILD, or vpp:DIR: a
+# path, one with a / in it, to any VPP install tree), or dies.
 vpp_spec_prefix() {
 	local b=default d
 	[ "$1" = vpp ] || b=${1#vpp:}
+	if [[ $b == */* ]]; then
+		[ -x "$b/bin/vpp" ] || die "$1: $b is not a VPP install tree (no bin/vpp there)"
+		readlink -f "$b"
+		return 0
+	fi
 	d=$(vpp_builds_dir)/$b
 	if [ ! -x "$d/bin/vpp" ]; then
 		if [ "$b" = default ]; then
@@ -44,8 +50,8 @@ peer_spec_name() {
 	local name=${1#peer:} choices
 	# vpp:NAME and peer:vpp:NAME: a VPP build by name (its name is the peer's name).
 	if [[ $name == vpp:* ]]; then
-		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
-			die "$1: vpp:NAME takes a build name (a folder in $(vpp_builds_dir)), not a path"
+		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ || ${name#vpp:} == */* ]] ||
+			die "$1: vpp:NAME takes a build name (a folder in $(vpp_builds_dir)) or a path with a / (vpp:./DIR)"
 		vpp_spec_prefix "$name" >/dev/null
 		echo "$name"
 		return 0

@@ -7,7 +7,8 @@
 #   --sizes LIST          = --frame-sizes LIST
 #   --profiles udp:N,imix = --frame-sizes N,imix
 #
-# The run description: TOPOLOGY, VARIANT (the DUT build), GENERATOR, PROFILE, FRAME_SIZE,
+# The run description: TOPOLOGY, VARIANT (the DUT build), GENERATOR, FORWARDER (the b2b
+# DUT VM's forwarder: vfwd or vpp), PROFILE, FRAME_SIZE,
 # RATE, DURATION (and the search's TRIAL_DURATION, FINAL_DURATION, MIN_RATE, MAX_RATE,
 # METHOD, LATENCY_LOADS), FLOWS, BIDIR, LABEL, CAMPAIGN, RUN_NAME, GROUP, REPEAT. A campaign
 # adds FRAME_SIZES, RUNS, ORDER, DUTS, LINK, CORES and RESUME.
@@ -17,6 +18,7 @@ opts_defaults() {
 	PROFILE=udp FRAME_SIZE=1500 FLOWS=1 BIDIR=0 RATE="" DURATION="" TRIAL_DURATION=""
 	FINAL_DURATION="" MAX_RATE="" MIN_RATE="" CAMPAIGN="" RUN_NAME="" GROUP="" REPEAT=1
 	METHOD="" LATENCY_LOADS="" TUNABLES="" GENERATOR=${FWDLAB_GENERATOR:-}
+	FORWARDER=${FWDLAB_FORWARDER:-}
 	FRAME_SIZES="" RUNS="" ORDER="" DUTS="" LINK="" CORES="" RESUME="" FROM_SNAPSHOT=""
 	HUGEPAGES=0 NO_INSTALL=${FWDLAB_NO_INSTALL:-0} ON_FAULT=${FWDLAB_ON_FAULT:-continue}
 	VERB="" VERB_ARGS=()
@@ -76,6 +78,7 @@ opts_parse() {
 		--no-install) NO_INSTALL=1; shift ;;
 		--on-fault) ON_FAULT=$2; shift 2 ;;
 		--generator) GENERATOR=$2; shift 2 ;;
+		--forwarder) FORWARDER=$2; shift 2 ;;
 		--tunables) TUNABLES=$2; shift 2 ;;
 		--instance) INSTANCE=$2; shift 2 ;;
 		--count) CAPTURE_COUNT=$2; shift 2 ;;

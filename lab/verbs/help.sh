@@ -74,6 +74,8 @@ Experiment options (one spelling each; --size, --sizes, --profiles udp:N are ali
   --campaign DIR (add the run to an existing campaign folder), --run NAME, --group G,
   --repeat N (ndr/run: N runs as one campaign, with box plots; sweep/suite: every cell N times). Results go to results/<UTC-time>-<topology>-<label>/<run>/ (FWDLAB_RESULTS).
 --instance N (1..99, or FWDLAB_INSTANCE): a lab of its own beside others (lab/README.md).
+--forwarder vfwd|vpp (or FWDLAB_FORWARDER; b2b, at up): the DUT VM runs vfwd (images/out/dut)
+  or VPP (images/out/dut-vpp; make lab DUT=vpp); then swap vpp:NAME|vpp:DIR installs a VPP build.
 Environment: TOPOLOGY, LABEL, VARIANT (vfwd build for the host topology), FWDLAB_STATE
   (lab state folder, default .lab/<topology>), FWDLAB_NAME (prefix of libvirt objects).
 EOF

@@ -4,7 +4,7 @@
 
 swap() {
 	local build=${1:-}
-	[ -n "$build" ] || die "swap: which DUT? (a vfwd build folder like build/vfwd/default, a .deb, or peer:NAME; fwdlab swap peer:list)"
+	[ -n "$build" ] || die "swap: which DUT? (a vfwd build folder like build/vfwd/default, a .deb, peer:NAME, or vpp:NAME|vpp:DIR; fwdlab swap peer:list)"
 	if dut_spec_is_peer "$build"; then
 		swap_peer "$build"
 		return
@@ -39,7 +39,7 @@ swap_peer() {
 	fi
 	name=$(peer_spec_name "$1")
 	topo_has_peers ||
-		die "swap $1: the $TOPOLOGY topology runs vfwd only (peer backends are not in the DUT image); use --topology host, or swap a vfwd build"
+		die "swap $1: this $TOPOLOGY lab's DUT runs vfwd only (peer backends are not in its DUT image); use --topology host, or swap a vfwd build (b2b: a lab brought up with --forwarder vpp swaps VPP builds)"
 	topo_peer_swap "$name"
 	say "swap: DUT runs peer backend $name ($(jq -r .version "$STATE/peer/build-info.json" 2>/dev/null))"
 }

@@ -12,6 +12,8 @@
 . "$TOPO_DIR/snapshot.sh"
 # shellcheck source=topologies/b2b/remote.sh
 . "$TOPO_DIR/remote.sh"
+# shellcheck source=topologies/b2b/vpp.sh
+. "$TOPO_DIR/vpp.sh"
 
 GUEST_RUN=/var/tmp/fwdlab
 # The TRex side of the TG VM (images/tg/hooks/60-trex.sh, images/tg/trex/trex.service).
@@ -167,19 +169,25 @@ ssh_key() {
 
 # These never read stdin: ssh would otherwise swallow the rest of a caller's
 # `while read` input (fwdlab's dump loop lost every command after the first).
+# dut_ctl CMD...: one command to the DUT's forwarder: vfwdctl, or VPP's vppctl (vpp.sh).
 dut_ctl() {
-	node_ssh "$(node_by_role dut)" /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock \
-		"$(printf '%q ' "$@")" </dev/null
+	local ctl="/opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock"
+	if dut_is_vpp; then ctl=$DUT_VPPCTL; fi
+	node_ssh "$(node_by_role dut)" "$ctl" "$(printf '%q ' "$@")" </dev/null
 }
 
-dut_build_info() { node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json </dev/null; }
+dut_build_info() {
+	if dut_is_vpp; then dut_vpp_build_info; return; fi
+	node_ssh "$(node_by_role dut)" cat /opt/vfwd/build-info.json </dev/null
+}
 dut_dmesg() { node_ssh "$(node_by_role dut)" 'dmesg | tail -n 200' </dev/null; }
 
 vfwd_answers() { dut_ctl show version >/dev/null 2>&1; }
-# True when vfwd answers, or when a service it needs has failed (no use waiting then).
+# True when the DUT's forwarder (vfwd or VPP) answers, or when a service it needs has failed
+# (no use waiting then).
 vfwd_up_or_failed() {
 	vfwd_answers || node_ssh "$(node_by_role dut)" \
-		'systemctl is-failed --quiet fwdlab-dataplane.service vfwd.service' 2>/dev/null
+		"systemctl is-failed --quiet fwdlab-dataplane.service $(dut_unit)" 2>/dev/null
 }
 # tgen answers when `tgen link` brings both data ports up and sees the DUT's side up.
 tgen_answers() {
@@ -199,8 +207,8 @@ tgen_invoke() {
 	id=$(basename "$(dirname "$rundir")")-$(basename "$rundir")
 	gdir=$GUEST_RUN/$id
 	echo "$gdir" >"$STATE/tgen-guest-dir"
-	hooks="--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl'"
-	hooks+=" --post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl'"
+	hooks="--pre-trial '/opt/fwdlab/trial-hook pre $gdir/trials /opt/fwdlab/dutctl $(dut_forwarder)'"
+	hooks+=" --post-trial '/opt/fwdlab/trial-hook post $gdir/trials /opt/fwdlab/dutctl $(dut_forwarder)'"
 	if [ "$(gen_current)" != tgen ]; then
 		run="set -a && . /etc/fwdlab/trex.env && set +a &&
 			export FWDLAB_GEN_TRIALS=$gdir/generator-trials.jsonl &&
@@ -314,6 +322,13 @@ tg_kind() {
 # topologies/b2b/plan.sh node_get, for the plan and the domain XML); false for anything else.
 topo_node_value() {
 	local v
+	if [ "$2" = image ] && [ "$(kv_get "$TOPO_CONF" "$1.role")" = dut ] && dut_is_vpp; then
+		# the topology's DUT image, or the one with VPP beside the default one
+		v=$(kv_get "$TOPO_CONF" "$1.image")
+		if [ -z "$v" ] || [ "$v" = images/out/dut.qcow2 ]; then v=images/out/dut-vpp.qcow2; fi
+		echo "$v"
+		return 0
+	fi
 	[ "$(kv_get "$TOPO_CONF" "$1.role")" = tg ] && [ "$(tg_kind)" = trex ] || return 1
 	v=$(kv_get "$TOPO_CONF" "$1.$2")
 	case "$2" in
@@ -474,6 +489,9 @@ topo_abort() {
 topo_swap() {
 	local build=$1 dut
 	dut=$(node_by_role dut)
+	if dut_is_vpp; then
+		die "swap $build: this lab's DUT VM runs VPP (images/out/dut-vpp): swap a VPP build (vpp:NAME or vpp:DIR), or bring the lab up again with --forwarder vfwd (fwdlab down; fwdlab up) for vfwd builds"
+	fi
 	say "swap: copying $build to the DUT"
 	tar -C "$build" -cf - . | node_ssh "$dut" 'set -e
 		rm -rf /opt/vfwd.new && mkdir -p /opt/vfwd.new && tar -C /opt/vfwd.new -xf -
@@ -483,13 +501,18 @@ topo_swap() {
 	wait_until 60 "vfwd to answer" vfwd_answers || die "swap: vfwd does not answer"
 }
 
+# topo_require_up: both VMs run and the DUT's forwarder answers; DUT_BACKEND (meta.json's
+# dut.backend) is vfwd, or the VPP build that runs in the DUT (vpp, vpp:NAME).
+# shellcheck disable=SC2034 # DUT_BACKEND is read by lab/lib/results.sh and lab/lib/dump.sh
 topo_require_up() {
 	local down
 	if ! down=$(topo_nodes_down); then
 		die "$down; the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY restarts it)"
 	fi
+	DUT_BACKEND=vfwd
+	if dut_is_vpp; then DUT_BACKEND=$(peer_current); fi
 	vfwd_answers || topo_dut_settle ||
-		die "vfwd does not answer in the DUT (fwdlab ssh dut journalctl -u vfwd)"
+		die "$(dut_forwarder) does not answer in the DUT (fwdlab ssh dut journalctl -u $(dut_unit))"
 }
 
 # topo_nodes_down: "VM NAME (NODE) is STATE" for each VM of the lab that is not running,
@@ -520,7 +543,7 @@ topo_nodes_down() {
 dut_exits_json() {
 	[ "$(vsh "$(node_uri "$(node_by_role dut)")" domstate "$(dom_name "$(node_by_role dut)")" \
 		2>/dev/null)" = running ] || return 1
-	node_ssh "$(node_by_role dut)" "journalctl -b -q -o json -u vfwd.service \
+	node_ssh "$(node_by_role dut)" "journalctl -b -q -o json -u $(dut_unit) \
 		--output-fields=MESSAGE,_PID,__REALTIME_TIMESTAMP" </dev/null |
 		jq -nc 'foreach (inputs | select((.MESSAGE | type) == "string")) as $e ({pid: null};
 			if $e._PID != "1" then .pid = ($e._PID | tonumber? // null) | .out = null
@@ -546,12 +569,12 @@ topo_dut_settle() {
 	topo_nodes_down >/dev/null || return 1
 	vfwd_answers && return 0
 	wait_until "$(if topo_is_slow; then echo 180; else echo 60; fi)" \
-		"vfwd (restarted by vfwd.service)" vfwd_answers_or_gave_up || return 1
+		"$(dut_forwarder) (restarted by $(dut_unit))" vfwd_answers_or_gave_up || return 1
 	vfwd_answers
 }
 
 vfwd_answers_or_gave_up() {
-	vfwd_answers || node_ssh "$(node_by_role dut)" 'systemctl is-failed --quiet vfwd.service' \
+	vfwd_answers || node_ssh "$(node_by_role dut)" "systemctl is-failed --quiet $(dut_unit)" \
 		</dev/null 2>/dev/null
 }
 
@@ -562,7 +585,11 @@ topo_access() {
 		printf '  %-4s %s  fwdlab ssh %s | fwdlab console %s  (log %s)\n' "$node" \
 			"$(node_ip "$node")" "$node" "$node" "$(node_console_log "$node")"
 	done
-	echo "  vfwd CLI: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show runtime"
+	if dut_is_vpp; then
+		echo "  VPP CLI ($(peer_current)): fwdlab ssh dut vppctl -s /run/vpp/cli.sock show runtime"
+	else
+		echo "  vfwd CLI: fwdlab ssh dut /opt/vfwd/bin/vfwdctl show runtime"
+	fi
 	if [ "$(gen_lab)" = trex ]; then
 		echo "  TRex (generator of the verbs; trex.service, config /etc/trex_cfg.yaml):"
 		echo "    console: fwdlab ssh tg 'cd /opt/trex/scripts && ./trex-console -p $(trex_rpc_port) --async_port $(($(trex_rpc_port) + 1))'"
@@ -652,7 +679,11 @@ node_files() {
 	while read -r idx port; do
 		seed_args+=(--data-mac "$(node_mac "$node" $((idx + 1)))")
 	done < <(node_ports "$TOPO_CONF" "$node")
-	if [ "$role" = dut ]; then
+	if [ "$role" = dut ] && dut_is_vpp; then
+		# VPP's CLI takes the setup file's lines as they are (vpp.sh)
+		dut_setup_cli >"$STATE/$node-setup.cli"
+		seed_args+=(--dut vpp --vpp-setup "$STATE/$node-setup.cli")
+	elif [ "$role" = dut ]; then
 		dut_setup_cli >"$STATE/$node-setup.cli"
 		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli"
 			--rx-mode "$(node_mode "$node" rx_mode adaptive poll | cut -d' ' -f1)")
@@ -784,17 +815,27 @@ topo_up() {
 		tg_kind | atomic_write "$STATE/tg-generator"
 	fi
 	case "$(tg_kind)" in tgen | trex) ;; *) die "generator $(tg_kind): the b2b TG runs tgen or trex" ;; esac
+	# The DUT's forwarder decides its image: fixed while its VM lives.
+	local dut
+	dut=$(node_by_role dut)
+	if [ "$(vsh "$(node_uri "$dut")" domstate "$(dom_name "$dut")" 2>/dev/null)" != running ]; then
+		rm -f "$STATE/dut-forwarder" "$STATE/peer/name" "$STATE/peer/build-info.json"
+		dut_forwarder | atomic_write "$STATE/dut-forwarder"
+	elif [ -n "${FORWARDER:-}" ] && [ "$FORWARDER" != "$(dut_forwarder)" ]; then
+		die "the DUT VM runs $(dut_forwarder), not $FORWARDER: fwdlab down first to boot it with another forwarder"
+	fi
+	case "$(dut_forwarder)" in vfwd | vpp) ;; *) die "forwarder $(dut_forwarder): the b2b DUT runs vfwd or vpp" ;; esac
 	# The images first: the probe boots their kernel (a fresh machine may have none in /boot).
 	if ! images_present; then
-		say "VM images missing: building them (make images TG=$(tg_kind))"
-		make -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
+		say "VM images missing: building them (make images TG=$(tg_kind) DUT=$(dut_forwarder))"
+		make -C "$TOP" images TG="$(tg_kind)" DUT="$(dut_forwarder)" || die "make images failed (its output is above)"
 		images_present || die "make images did not produce the images the topology names ($(images_wanted))"
 	elif images_ours && ! overlays_present; then
 		# The project's own images carry the tree's vfwd and tgen: make them again when
 		# those (or the recipe) changed since, before any overlay disk is made on them.
 		# `make images` is incremental (an inputs key), so an unchanged tree costs seconds.
-		say "checking that the VM images carry this tree's builds (make images TG=$(tg_kind))"
-		make -s -C "$TOP" images TG="$(tg_kind)" || die "make images failed (its output is above)"
+		say "checking that the VM images carry this tree's builds (make images TG=$(tg_kind) DUT=$(dut_forwarder))"
+		make -s -C "$TOP" images TG="$(tg_kind)" DUT="$(dut_forwarder)" || die "make images failed (its output is above)"
 	fi
 	local accel
 	if [ ! -s "$STATE/accel" ]; then
@@ -868,12 +909,13 @@ topo_up() {
 			die "$node does not answer ssh at $(node_ip "$node"); console: $(node_console_log "$node")"
 	done
 	tg_install_hooks
-	wait_until "$limit" "vfwd in the DUT" vfwd_up_or_failed ||
-		die "vfwd does not answer in the DUT (fwdlab ssh dut journalctl -u vfwd)"
+	if dut_is_vpp; then dut_vpp_install_ctl; fi
+	wait_until "$limit" "$(dut_forwarder) in the DUT" vfwd_up_or_failed ||
+		die "$(dut_forwarder) does not answer in the DUT (fwdlab ssh dut journalctl -u $(dut_unit))"
 	if ! vfwd_answers; then
-		node_ssh "$(node_by_role dut)" 'journalctl --no-pager -n 15 -u fwdlab-dataplane \
-			-u vfwd' >&2 || true
-		die "the DUT's data plane or vfwd service failed (above; fwdlab ssh dut journalctl)"
+		node_ssh "$(node_by_role dut)" "journalctl --no-pager -n 15 -u fwdlab-dataplane \
+			-u $(dut_unit)" >&2 || true
+		die "the DUT's data plane or $(dut_unit) failed (above; fwdlab ssh dut journalctl)"
 	fi
 	# The verbs' generator: TRex's server answering (trex.service, started at boot), or tgen
 	# bringing both links up (TRex's server, if the image has one, stops for it).
@@ -911,7 +953,7 @@ exec ssh -i /root/.ssh/fwdlab_lab -o StrictHostKeyChecking=no -o UserKnownHostsF
 	-o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=5 \
 	-o ServerAliveCountMax=4 -o ControlMaster=auto \
 	-o ControlPath=/run/fwdlab-dut.ctl -o ControlPersist=120 \
-	root@$(node_ip "$dut") /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock "\$@"
+	root@$(node_ip "$dut") $(if dut_is_vpp; then echo "$DUT_VPPCTL"; else echo "/opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock"; fi) "\$@"
 EOF
 }
 
@@ -991,7 +1033,7 @@ topo_down() {
 	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" "$STATE/accel.tmp" \
 		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
 		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir" "$STATE/tg-generator" \
-		"$STATE/generator" "$STATE"/gen-* "$STATE"/*-trex.env
+		"$STATE/generator" "$STATE"/gen-* "$STATE"/*-trex.env "$STATE/dut-forwarder" "$STATE/peer"
 }
 
 topo_status() {
@@ -1009,8 +1051,8 @@ topo_status() {
 	if ! down=$(topo_nodes_down); then
 		echo "  $down: fwdlab up starts it again"
 	elif vfwd_answers; then
-		echo "  vfwd answers: $(dut_ctl show version | head -n1)"
+		echo "  $(dut_forwarder) answers: $(dut_ctl show version | head -n1)"
 	else
-		echo "  vfwd does not answer (fwdlab ssh dut systemctl status vfwd)"
+		echo "  $(dut_forwarder) does not answer (fwdlab ssh dut systemctl status $(dut_unit))"
 	fi
 }

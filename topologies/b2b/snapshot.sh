@@ -75,16 +75,17 @@ topo_snapshot_save() {
 	for node in "${nodes[@]}"; do snap_clock_set "$node"; done
 	jq -n --arg lab "$LAB_NAME" --arg topo "$TOPOLOGY" --arg at "$(utc_now)" \
 		--arg accel "$(topo_accel)" --arg gen "$(cat "$STATE/generator" 2>/dev/null || tg_kind)" \
+		--arg fwd "$(dut_forwarder)" \
 		--argjson save "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')" \
 		--argjson resume "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.1f", b - a}')" \
 		--argjson img "$(jq -n '$ARGS.positional | map(split("=") | {(.[0]): .[1]}) | add' --args "${shas[@]}")" \
 		--arg nodes "${nodes[*]}" \
-		'{lab: $lab, topology: $topo, saved_at: $at, accel: $accel, generator: $gen,
+		'{lab: $lab, topology: $topo, saved_at: $at, accel: $accel, generator: $gen, forwarder: $fwd,
 		  nodes: ($nodes | split(" ")), images_sha256: $img,
 		  save_seconds: $save, run_on_seconds: $resume}' >"$dir/snapshot.json.tmp" &&
 		mv -f "$dir/snapshot.json.tmp" "$dir/snapshot.json"
 	for n in "${nodes[@]}"; do wait_until 120 "ssh to $n" node_ssh "$n" true || die "$n does not answer ssh after the save"; done
-	vfwd_answers || die "vfwd does not answer in the DUT after the save"
+	vfwd_answers || die "$(dut_forwarder) does not answer in the DUT after the save"
 	say "snapshot: saved in $(jq -r .save_seconds "$dir/snapshot.json") s, the lab ran on after $(jq -r .run_on_seconds "$dir/snapshot.json") s more"
 }
 
@@ -136,7 +137,7 @@ topo_snapshot_restore() {
 			die "$node does not answer ssh at $(node_ip "$node") after the restore; console: $STATE/$node-console.log"
 		snap_clock_set "$node"
 	done
-	wait_until 120 "vfwd in the DUT" vfwd_answers || die "vfwd does not answer in the DUT after the restore"
+	wait_until 120 "$(dut_forwarder) in the DUT" vfwd_answers || die "$(dut_forwarder) does not answer in the DUT after the restore"
 	say "--from-snapshot: the lab answers $(awk -v a="$t0" -v b="$(date +%s.%N)" \
 		'BEGIN {printf "%.1f", b - a}') s after the restore began"
 }

@@ -50,7 +50,7 @@ static const char *const vm_globals[] = {"nodes",     "links",	    "data_mtu",
 static const char *const vm_node_keys[] = {
 	"uri",	     "image",	  "role",    "vcpus",  "memory_mib", "forwarding_vcpus",
 	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator",  "remote_dir",
-	"underlay"};
+	"underlay",  "forwarder"};
 static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
 static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 static void host_word(struct topo *t, const struct topo_entry *e, const char *const *words,
@@ -346,6 +346,11 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 		/* the TG's traffic generator (topologies/b2b: the image and vCPUs follow it) */
 		if (strcmp(e->value, "tgen") != 0 && strcmp(e->value, "trex") != 0)
 			topo_error(t, e->line, "%s = %.*s: expected tgen or trex", e->key,
+				   QUOTE(e->value));
+	} else if (strcmp(field, "forwarder") == 0) {
+		/* the DUT's forwarder (topologies/b2b: vpp boots the dut-vpp image) */
+		if (strcmp(e->value, "vfwd") != 0 && strcmp(e->value, "vpp") != 0)
+			topo_error(t, e->line, "%s = %.*s: expected vfwd or vpp", e->key,
 				   QUOTE(e->value));
 	} else if (strcmp(field, "rx_mode") == 0) {
 		host_word(t, e, rx_modes, "auto, poll, adaptive or interrupt");

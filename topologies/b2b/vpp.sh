@@ -1,0 +1,145 @@
+# shellcheck shell=bash
+# VPP in the b2b DUT VM (`make lab DUT=vpp`, `fwdlab up --forwarder vpp`): the dut-vpp image
+# (images/README.md) boots with VPP reading the data NICs through af_packet, named port0 and
+# port1, and executing the same setup.cli.in as vfwd (VPP's CLI takes vfwd's lines). The lab
+# reaches VPP with vppctl over ssh; `swap vpp:NAME|vpp:DIR` copies another VPP install tree
+# into the running DUT; dumps and the trials' dumps come from VPP's own CLI.
+# Sourced by driver.sh; the DUT's forwarder is fixed for the DUT VM's life ($STATE/dut-forwarder).
+
+# dut_forwarder: vfwd or vpp. Once `up` ran, what the DUT VM was booted with; before, --forwarder
+# (FWDLAB_FORWARDER), else the dut node's `forwarder` in the topology file, else vfwd.
+dut_forwarder() {
+	cat "$STATE/dut-forwarder" 2>/dev/null ||
+		echo "${FORWARDER:-$(kv_get "$TOPO_CONF" "$(node_by_role dut).forwarder" vfwd)}"
+}
+dut_is_vpp() { [ "$(dut_forwarder)" = vpp ]; }
+# dut_unit: the systemd unit of the DUT's forwarder.
+dut_unit() { if dut_is_vpp; then echo vpp.service; else echo vfwd.service; fi; }
+
+# The guest's one-command VPP CLI (installed at up, dut_vpp_install_ctl).
+DUT_VPPCTL=/usr/local/sbin/fwdlab-vppctl
+
+# dut_vpp_install_ctl: fwdlab-vppctl in the DUT: vppctl's output without its CRs, and a
+# failure when VPP refuses a command (vppctl itself exits 0 then), so that the lab's checks
+# and the trials' dumps see VPP's errors as errors.
+dut_vpp_install_ctl() {
+	node_ssh "$(node_by_role dut)" "cat >$DUT_VPPCTL.tmp && chmod 0755 $DUT_VPPCTL.tmp &&
+		mv -f $DUT_VPPCTL.tmp $DUT_VPPCTL" <<'EOF' || die "installing $DUT_VPPCTL in the DUT failed"
+#!/bin/sh
+# fwdlab-vppctl CMD...: one VPP CLI command (written by fwdlab up, topologies/b2b/vpp.sh).
+out=$(vppctl -s /run/vpp/cli.sock "$@" 2>&1) || { printf '%s\n' "$out" >&2; exit 1; }
+out=$(printf '%s\n' "$out" | tr -d '\r')
+case "$out" in
+*"unknown input"* | *"unknown command"* | *"parse error"*) printf '%s\n' "$out" >&2; exit 1 ;;
+esac
+printf '%s\n' "$out"
+EOF
+}
+
+# dut_vpp_build_info: the running VPP's build (the install tree's build-info.json, written
+# by peers/vpp/build), with the name the lab knows it by (peer_current) as its label.
+dut_vpp_build_info() {
+	node_ssh "$(node_by_role dut)" 'cat /opt/vpp/build-info.json 2>/dev/null || echo "{}"' </dev/null |
+		jq -c --arg l "$(peer_current)" '. + {name: "vpp", backend: "vpp", label: $l}'
+}
+
+# topo_has_peers (b2b): VPP's builds are the DUT's peers when the DUT VM runs VPP.
+topo_has_peers() { dut_is_vpp; }
+# peer_current (b2b): the VPP build the DUT runs: vpp (the image's) or the vpp:NAME swapped in.
+peer_current() {
+	dut_is_vpp || return 0
+	cat "$STATE/peer/name" 2>/dev/null || echo vpp
+}
+peer_is_dut() { dut_is_vpp; }
+peer_running() { dut_is_vpp && vfwd_answers; }
+
+# vpp_build_version PREFIX: the first line `vpp --version` prints for an install tree (its
+# build-info.json's, else the binary's own, run here with the tree's libraries).
+vpp_build_version() {
+	local v lib
+	v=$(jq -r '.version // ""' "$1/build-info.json" 2>/dev/null) || v=""
+	if [ -z "$v" ]; then
+		lib=$(dirname "$(find "$1/lib" -maxdepth 2 -name 'libvppinfra.so*' | head -n 1)")
+		v=$(LD_LIBRARY_PATH=$lib "$1/bin/vpp" --version 2>/dev/null | head -n 1 | tr -d '\r') || v=""
+	fi
+	[ -n "$v" ] || die "$1: cannot tell its VPP version (no build-info.json, and bin/vpp --version fails here)"
+	printf '%s\n' "$v"
+}
+
+# topo_peer_swap vpp:NAME|vpp:DIR (b2b): another VPP install tree in the running DUT's /opt/vpp,
+# vpp.service restarted; returns when `show version` names the new build. The previous tree
+# stays in /opt/vpp.old (and comes back when the new one does not start).
+topo_peer_swap() {
+	local name=$1 prefix want got dut size
+	[[ $name == vpp* ]] ||
+		die "swap peer:$name: the b2b DUT VM runs VPP or vfwd; the other peer backends run on the host topology (--topology host)"
+	dut=$(node_by_role dut)
+	prefix=$(vpp_spec_prefix "$name")
+	if [ "$(jq -r '.native // "ON"' "$prefix/build-info.json" 2>/dev/null)" != OFF ] &&
+		[ "$(topo_accel)" = tcg ]; then
+		die "swap $name: $prefix is a native VPP build (VPP_BUILD_NATIVE_ONLY=ON): it uses this host's CPU features (AVX-512 here), which QEMU's TCG does not emulate, so VPP would die of SIGILL in the DUT; build a portable one: VPP_PORTABLE=1 peers/vpp/build [--variant V], then swap vpp:portable[-V]"
+	fi
+	want=$(vpp_build_version "$prefix")
+	size=$(du -sh --exclude=include "$prefix/" 2>/dev/null | cut -f1)
+	say "swap: copying $prefix ($size, $want) to the DUT"
+	# Headers are for building plugins, not for running VPP: they stay here.
+	# shellcheck disable=SC2016 # expanded in the guest
+	tar -C "$prefix" --exclude=./include -cf - . | node_ssh "$dut" 'set -e
+		rm -rf /opt/vpp.new && mkdir -p /opt/vpp.new && tar -C /opt/vpp.new -xf -
+		libdir=$(cd /opt/vpp.new && find lib -maxdepth 2 -name "libvppinfra.so*" -printf "%h\n" | head -n 1)
+		[ -n "$libdir" ] || { echo "the build has no libvppinfra.so" >&2; exit 1; }
+		systemctl stop vpp.service
+		rm -rf /opt/vpp.old && mv /opt/vpp /opt/vpp.old && mv /opt/vpp.new /opt/vpp
+		echo "/opt/vpp/$libdir" >/etc/ld.so.conf.d/fwdlab-vpp.conf && ldconfig
+		systemctl reset-failed vpp.service 2>/dev/null || true
+		systemctl start vpp.service' || die "swap: copying $prefix to the DUT or restarting VPP failed"
+	if ! wait_until "$(if topo_is_slow; then echo 300; else echo 60; fi)" "VPP to answer" vfwd_answers; then
+		# shellcheck disable=SC2016 # expanded in the guest
+		node_ssh "$dut" 'journalctl --no-pager -n 15 -u vpp.service; set -e
+			systemctl stop vpp.service; rm -rf /opt/vpp.failed; mv /opt/vpp /opt/vpp.failed
+			mv /opt/vpp.old /opt/vpp
+			libdir=$(cd /opt/vpp && find lib -maxdepth 2 -name "libvppinfra.so*" -printf "%h\n" | head -n 1)
+			echo "/opt/vpp/$libdir" >/etc/ld.so.conf.d/fwdlab-vpp.conf && ldconfig
+			systemctl reset-failed vpp.service 2>/dev/null || true; systemctl start vpp.service' </dev/null >&2 || true
+		die "swap: VPP from $prefix does not answer in the DUT (its journal above); the previous build is back in /opt/vpp, the failed one in the DUT's /opt/vpp.failed"
+	fi
+	got=$(dut_ctl show version) || die "swap: VPP did not answer show version"
+	if ! grep -qF -- "${want#vpp }" <<<"$got"; then
+		printf '%s\n' "$got" >&2
+		die "swap: show version does not name the build $prefix ($want)"
+	fi
+	mkdir -p "$STATE/peer"
+	echo "$name" >"$STATE/peer/name"
+	dut_vpp_build_info | atomic_write "$STATE/peer/build-info.json"
+}
+
+# topo_peer_dump DIR (b2b): VPP's own runtime output into DIR, as the host topology's VPP
+# backend writes it (peers/README.md "Dumps"): backend.json, stats.json (VPP's interface
+# counters), show_*.txt, the startup and setup files, the end of VPP's log.
+topo_peer_dump() {
+	local dir=$1 dut file cmd rc=0 info
+	dut=$(node_by_role dut)
+	mkdir -p "$dir"
+	info=$(dut_vpp_build_info) || info='{}'
+	jq -n --arg v "$(dut_ctl show version | head -n 1)" --argjson build "$info" \
+		--arg at "$(utc_now)" '{backend: "vpp", version: $v, build: $build, where: "b2b DUT VM",
+		dumped_at: $at}' | atomic_write "$dir/backend.json" || rc=1
+	while read -r file cmd; do
+		# shellcheck disable=SC2086 # the CLI command is words
+		atomic_cmd "$dir/$file" dut_ctl $cmd </dev/null || { warn "dump: VPP's '$cmd' failed"; rc=1; }
+	done <<'EOF'
+show_runtime.txt show runtime
+show_errors.txt show errors
+show_interfaces.txt show interface
+show_hardware.txt show hardware-interfaces
+show_ip_fib.txt show ip fib
+show_threads.txt show threads
+EOF
+	{ dut_ctl show version && dut_ctl show version verbose; } | atomic_write "$dir/show_version.txt" || rc=1
+	awk -f "$TOP/peers/lib/vpp-interface-stats.awk" "$dir/show_interfaces.txt" |
+		atomic_write "$dir/stats.json" || rc=1
+	node_ssh "$dut" cat /etc/vpp/startup.conf </dev/null | atomic_write "$dir/startup.conf" || rc=1
+	node_ssh "$dut" cat /run/fwdlab/vpp-setup.cli </dev/null | atomic_write "$dir/setup.cli" || rc=1
+	node_ssh "$dut" 'tail -n 200 /var/log/vpp/vpp.log' </dev/null | atomic_write "$dir/vpp.log" || true
+	return "$rc"
+}
