@@ -50,8 +50,9 @@ peer_spec_name() {
 	local name=${1#peer:} choices
 	# vpp:NAME and peer:vpp:NAME: a VPP build by name (its name is the peer's name).
 	if [[ $name == vpp:* ]]; then
-		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ || ${name#vpp:} == */* ]] ||
-			die "$1: vpp:NAME takes a build name (a folder in $(vpp_builds_dir)) or a path with a / (vpp:./DIR)"
+		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ||
+			${name#vpp:} =~ ^[A-Za-z0-9._+-]*/[A-Za-z0-9._/+-]*$ ]] ||
+			die "$1: vpp:NAME takes a build name (a folder in $(vpp_builds_dir)) or a path with a / (vpp:./DIR; letters, digits and . _ + - / only)"
 		vpp_spec_prefix "$name" >/dev/null
 		echo "$name"
 		return 0

@@ -13,7 +13,10 @@
 #   make swap DUT_BUILD=vpp:DIR -> another VPP build (portable-verB) in the running DUT:
 #                        show version names it, a run's meta.json too; a native build is
 #                        refused under TCG (VPP would die of SIGILL) and the DUT keeps its
-#                        build; swap vpp:portable brings the first one back
+#                        build; a build whose vpp does not start is put aside and the one
+#                        before comes back; swap vpp:portable brings the first one back
+#   compare vpp:portable vpp:portable-verB -> A then B in the DUT VM, each run labelled by
+#                        its build and its own show version, fwdstat's table with both
 #   dump, make lab-down -> a dump of its own; no domain, network or bridge left
 # Skips without the portable VPP builds (VPP_PORTABLE=1 peers/vpp/build [--variant verB]).
 # Its own lab name, folder and subnet: a user's lab is left alone. Prints each stage's time.
@@ -69,7 +72,7 @@ echo "# the image's VPP: $ver"
 check "the DUT booted the VPP image: its manifest names /opt/vpp and a portable VPP" eval '
 	jq -e ".payload.installed_at == \"/opt/vpp\" and .payload.build_info.native == \"OFF\"" "$manifest" >/dev/null &&
 	[ -n "$ver" ] && virsh dumpxml fwvpp-dut | grep -q "images/out/dut-vpp.vmlinuz" &&
-	qemu-img info "$FWDLAB_STATE/dut.qcow2" | grep -q "backing file: .*images/out/dut-vpp.qcow2"'
+	qemu-img info -U "$FWDLAB_STATE/dut.qcow2" | grep -q "backing file: .*images/out/dut-vpp.qcow2"'
 check "vpp.service runs and show version is the image'\''s VPP" eval '
 	lab ssh dut systemctl is-active --quiet vpp.service && vppctl show version | grep -qF -- "${ver#vpp }"'
 ints=$(vppctl show interface || true)
@@ -159,9 +162,47 @@ check "a native VPP build is refused under TCG (SIGILL named), and the DUT keeps
 	else
 		true
 	fi'
+broken=$tmp/broken-vpp
+cp -al "$pa" "$broken"
+rm -f "$broken/bin/vpp"
+printf '#!/bin/sh\necho "broken on purpose" >&2\nexit 1\n' >"$broken/bin/vpp"
+chmod 0755 "$broken/bin/vpp"
+rm -f "$broken/build-info.json"
+jq '.version = "vpp v0-broken-test"' "$pa/build-info.json" >"$broken/build-info.json"
+out=$(lab swap "vpp:$broken" 2>&1) && rc=0 || rc=$?
+echo "# swap of a build whose vpp does not start: rc $rc: $(tail -n 1 <<<"$out")"
+check "a build whose VPP does not start: the swap fails naming /opt/vpp.failed, and verB runs again" eval '
+	[ "$rc" -ne 0 ] && grep -q "/opt/vpp.failed" <<<"$out" && vppctl show version | grep -q fwdlabB &&
+	lab ssh dut test -x /opt/vpp.failed/bin/vpp'
 stage "swap vpp:portable (back to the image's build)" lab swap vpp:portable || true
 check "swapped back: show version is the image's VPP again, without fwdlabB" eval '
 	vppctl show version | grep -qF -- "${ver#vpp }" && ! vppctl show version | grep -q fwdlabB'
+
+# ---- two VPP builds compared in the DUT VM (A B, swaps between them)
+cmp_out=$tmp/compare.txt
+compare_ab() {
+	lab compare vpp:portable vpp:portable-verB --runs 1 --profiles udp:64 --rate 2000 \
+		--duration 2 >"$cmp_out" 2>&1
+}
+stage "fwdlab compare vpp:portable vpp:portable-verB (1 run each, 2000 pps, udp:64)" compare_ab || true
+sed 's/^/#   /' "$cmp_out" | tail -n 14
+camp=$(find "$FWDLAB_RESULTS" -mindepth 1 -maxdepth 1 -type d -name '*-compare-*' | head -n1)
+for g in A B; do
+	d=$(find "${camp:-/nonexistent}" -mindepth 1 -maxdepth 1 -type d -name "r1-$g-*" 2>/dev/null | head -n1)
+	want=portable
+	[ "$g" = A ] || want=portable-verB
+	check "compare run $g: complete, labelled vpp:$want, tgen tx == rx > 0" eval '
+		[ "$(jq -r "\"\(.status) \(.dut.build_label)\"" "$d/meta.json" 2>/dev/null)" = "complete vpp:$want" ] &&
+		[ "$(jq -r ".trial | (.tx_packets > 0 and .tx_packets == .rx_packets)" "$d/tgen.json" 2>/dev/null)" = true ]'
+	if [ "$g" = B ]; then
+		check "compare run B: VPP's own show version names verB (-fwdlabB)" grep -q -- '-fwdlabB' "$d/show_version.txt"
+	else
+		check "compare run A: VPP's own show version is the image's build (no -fwdlabB)" eval '
+			grep -q "^vpp v" "$d/show_version.txt" && ! grep -q -- "-fwdlabB" "$d/show_version.txt"'
+	fi
+done
+check "fwdstat's comparison names both builds and has VPP's ip4-lookup clocks" eval '
+	grep -qE "vpp:portable([^-]|$)" "$cmp_out" && grep -q "vpp:portable-verB" "$cmp_out" && grep -q "ip4-lookup" "$cmp_out"'
 
 # ---- dump
 stage "dump" lab dump --run vpp-dump || true

@@ -51,8 +51,8 @@ fz_walk(void)
 	fz_drain();
 }
 
-/* Routed port0 with the example feature; frames received on port1 take the
- * l2-xconnect path back out of port0. */
+/* Routed port0 with the example features (ip4-unicast, ip6-unicast); frames
+ * received on port1 take the l2-xconnect path back out of port0. */
 static int
 fz_setup(void)
 {
@@ -71,6 +71,7 @@ fz_setup(void)
 		"ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1",
 		"ip route add ::/0 via 2001:db8:ff::9 port1",
 		"set interface feature port0 example arc ip4-unicast",
+		"set interface feature port0 example-ip6 arc ip6-unicast",
 		"set interface l2 xconnect port1 port0",
 	};
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The ip4-unicast feature arc. DPDK 22.11 has no feature-arc library, so the
- * arc is a small table: for each input port, the ordered list of enabled
- * features becomes next_edge[row][port], where row 0 is ip4-input (the arc
- * start) and row 1 + slot is feature `slot`. Every node of the arc has an edge
- * to every later candidate, so enabling a feature at run time only rewrites
- * the table.
+ * The ip4-unicast and ip6-unicast feature arcs. DPDK 22.11 has no feature-arc
+ * library, so an arc is a small table: for each input port, the ordered list of
+ * enabled features becomes next_edge[row][port], where row 0 is the arc's start
+ * node (ip4-input, ip6-input) and row 1 + slot is feature `slot`. Every node of
+ * the arc has an edge to every later candidate, so enabling a feature at run
+ * time only rewrites the table. Edge 1 of the start node and of every feature
+ * is the arc's end (ip4-lookup, ip6-lookup).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,49 +17,74 @@
 #include "feature.h"
 #include "state.h"
 
-struct feature_arc ip4_unicast_arc;
+struct feature_arc ip4_unicast_arc = {
+	.name = ARC_IP4_UNICAST, .start = "ip4-input", .end = "ip4-lookup"};
+struct feature_arc ip6_unicast_arc = {
+	.name = ARC_IP6_UNICAST, .start = "ip6-input", .end = "ip6-lookup"};
+static struct feature_arc *const arcs[] = {&ip4_unicast_arc, &ip6_unicast_arc};
 static bool arc_finalized;
 
-#define EDGE_LOOKUP 1 /* edge 1 of ip4-input and of every feature is ip4-lookup */
+#define EDGE_END 1 /* edge 1 of the start node and of every feature: the arc's end */
+
+static struct feature_arc *
+arc_by_name(const char *name)
+{
+	for (unsigned a = 0; a < RTE_DIM(arcs); a++)
+		if (strcmp(arcs[a]->name, name) == 0)
+			return arcs[a];
+	return NULL;
+}
+
+int
+feature_find(const char *node, struct feature_arc **arc)
+{
+	for (unsigned a = 0; a < RTE_DIM(arcs); a++)
+		for (unsigned s = 0; s < arcs[a]->n_features; s++)
+			if (strcmp(arcs[a]->features[s].name, node) == 0) {
+				if (arc != NULL)
+					*arc = arcs[a];
+				return (int)s;
+			}
+	return -1;
+}
 
 int
 feature_slot_by_node(const char *node)
 {
-	for (unsigned s = 0; s < ip4_unicast_arc.n_features; s++)
-		if (strcmp(ip4_unicast_arc.features[s].name, node) == 0)
-			return (int)s;
-	return -1;
+	return feature_find(node, NULL);
 }
 
 static int
 feature_node_init(const struct rte_graph *graph, struct rte_node *node)
 {
 	struct vfwd_node_ctx *ctx = (struct vfwd_node_ctx *)node->ctx;
-	int s = feature_slot_by_node(node->name);
+	struct feature_arc *arc;
+	int s = feature_find(node->name, &arc);
 
 	RTE_SET_USED(graph);
 	if (s < 0)
 		return -ENOENT;
 	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
-	ctx->next_by_port = ip4_unicast_arc.next_edge[1 + s];
+	ctx->next_by_port = arc->next_edge[1 + s];
 	return 0;
 }
 
 VFWD_API int
 vfwd_feature_register(const struct vfwd_feature_reg *reg)
 {
-	struct feature_arc *arc = &ip4_unicast_arc;
+	struct feature_arc *arc;
 	struct rte_node_register *r;
 	struct feature *f;
 	rte_node_t id;
 
 	if (reg == NULL || reg->name == NULL || reg->process == NULL || reg->arc == NULL)
 		return -EINVAL;
-	if (strcmp(reg->arc, ARC_IP4_UNICAST) != 0)
+	arc = arc_by_name(reg->arc);
+	if (arc == NULL)
 		return -ENOENT;
 	if (arc_finalized || arc->n_features >= MAX_FEATURES)
 		return -ENOSPC;
-	if (strlen(reg->name) >= RTE_NODE_NAMESIZE || feature_slot_by_node(reg->name) >= 0)
+	if (strlen(reg->name) >= RTE_NODE_NAMESIZE || feature_find(reg->name, NULL) >= 0)
 		return -EEXIST;
 	r = calloc(1, sizeof(*r) + 2 * sizeof(char *));
 	if (r == NULL)
@@ -68,7 +94,7 @@ vfwd_feature_register(const struct vfwd_feature_reg *reg)
 	r->init = feature_node_init;
 	r->nb_edges = 2;
 	r->next_nodes[0] = "error-drop";
-	r->next_nodes[EDGE_LOOKUP] = "ip4-lookup";
+	r->next_nodes[EDGE_END] = arc->end;
 	id = __rte_node_register(r);
 	free(r);
 	if (id == RTE_NODE_ID_INVALID)
@@ -83,11 +109,10 @@ vfwd_feature_register(const struct vfwd_feature_reg *reg)
 	return 0;
 }
 
-/* Rebuilds the next-edge rows of one input port from its enabled features. */
+/* Rebuilds the next-edge rows of one input port of `arc` from its enabled features. */
 static void
-arc_port_update(uint16_t port_id)
+arc_port_update(struct feature_arc *arc, uint16_t port_id)
 {
-	struct feature_arc *arc = &ip4_unicast_arc;
 	unsigned chain[MAX_FEATURES], n = 0;
 
 	for (unsigned s = 0; s < arc->n_features; s++) {
@@ -105,21 +130,19 @@ arc_port_update(uint16_t port_id)
 	/* write from the tail so a packet in flight never meets a half-built chain */
 	for (unsigned k = n; k-- > 0;) {
 		unsigned row = 1 + chain[k];
-		uint16_t after = k + 1 < n ? arc->edge[row][chain[k + 1]] : EDGE_LOOKUP;
+		uint16_t after = k + 1 < n ? arc->edge[row][chain[k + 1]] : EDGE_END;
 
 		__atomic_store_n(&arc->next_edge[row][port_id], after, __ATOMIC_RELEASE);
 	}
-	__atomic_store_n(&arc->next_edge[0][port_id], n ? arc->edge[0][chain[0]] : EDGE_LOOKUP,
+	__atomic_store_n(&arc->next_edge[0][port_id], n ? arc->edge[0][chain[0]] : EDGE_END,
 			 __ATOMIC_RELEASE);
 }
 
-int
-feature_arc_finalize(void)
+static int
+arc_finalize(struct feature_arc *arc)
 {
-	struct feature_arc *arc = &ip4_unicast_arc;
-
 	for (unsigned s = 0; s < arc->n_features; s++) {
-		arc->edge[0][s] = edge_add("ip4-input", arc->features[s].name);
+		arc->edge[0][s] = edge_add(arc->start, arc->features[s].name);
 		if (arc->edge[0][s] == RTE_EDGE_ID_INVALID)
 			return -EINVAL;
 		for (unsigned t = 0; t < arc->n_features; t++) {
@@ -133,31 +156,51 @@ feature_arc_finalize(void)
 	}
 	for (unsigned r = 0; r <= MAX_FEATURES; r++)
 		for (unsigned p = 0; p < RTE_MAX_ETHPORTS; p++)
-			arc->next_edge[r][p] = EDGE_LOOKUP;
+			arc->next_edge[r][p] = EDGE_END;
+	return 0;
+}
+
+int
+feature_arc_finalize(void)
+{
+	for (unsigned a = 0; a < RTE_DIM(arcs); a++)
+		if (arc_finalize(arcs[a]) < 0)
+			return -EINVAL;
 	arc_finalized = true;
 	return 0;
 }
 
 int
-feature_enable(const char *port, const char *feature, bool enable, char *err, size_t len)
+feature_enable(const char *port, const char *feature, const char *arc_name, bool enable, char *err,
+	       size_t len)
 {
-	struct feature_arc *arc = &ip4_unicast_arc;
+	struct feature_arc *arc = arc_by_name(arc_name), *its = NULL;
 	struct port *p = port_by_name(port);
-	int s = feature_slot_by_node(feature);
+	int s;
 
+	if (arc == NULL) {
+		snprintf(err, len, "unknown arc '%s' (%s, %s)", arc_name, ARC_IP4_UNICAST,
+			 ARC_IP6_UNICAST);
+		return -ENOENT;
+	}
 	if (p == NULL) {
 		snprintf(err, len, "unknown interface '%s'", port);
 		return -ENODEV;
 	}
-	if (s < 0) {
-		snprintf(err, len, "unknown feature '%s' on arc %s", feature, ARC_IP4_UNICAST);
+	s = feature_find(feature, &its);
+	if (s < 0 || its != arc) {
+		if (s >= 0)
+			snprintf(err, len, "feature '%s' is on arc %s, not %s", feature, its->name,
+				 arc->name);
+		else
+			snprintf(err, len, "unknown feature '%s' on arc %s", feature, arc->name);
 		return -ENOENT;
 	}
 	if (enable)
 		arc->enabled[p->port_id] |= 1u << s;
 	else
 		arc->enabled[p->port_id] &= ~(1u << s);
-	arc_port_update(p->port_id);
+	arc_port_update(arc, p->port_id);
 	return 0;
 }
 
@@ -166,15 +209,13 @@ feature_enable(const char *port, const char *feature, bool enable, char *err, si
 static int
 cmd_set_feature(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	char err[128];
+	char err[160];
 	bool disable = argc == 5 && strcmp(argv[4], "disable") == 0;
 
 	if ((argc != 4 && !disable) || strcmp(argv[2], "arc") != 0)
 		return cli_error(out, -EINVAL,
 				 "usage: set interface feature IFACE FEATURE arc ARC [disable]");
-	if (strcmp(argv[3], ARC_IP4_UNICAST) != 0)
-		return cli_error(out, -ENOENT, "unknown arc '%s'", argv[3]);
-	if (feature_enable(argv[0], argv[1], !disable, err, sizeof(err)) < 0)
+	if (feature_enable(argv[0], argv[1], argv[3], !disable, err, sizeof(err)) < 0)
 		return cli_error(out, -EINVAL, "%s", err);
 	return 0;
 }
@@ -182,20 +223,23 @@ cmd_set_feature(struct vfwd_cli_out *out, int argc, char **argv)
 static int
 cmd_show_features(struct vfwd_cli_out *out, int argc, char **argv)
 {
-	const struct feature_arc *arc = &ip4_unicast_arc;
-
 	NO_ARGS(out, argc, argv, "show features");
-	vfwd_cli_printf(out, "arc %s: %u features\n", ARC_IP4_UNICAST, arc->n_features);
-	for (unsigned s = 0; s < arc->n_features; s++)
-		vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order, arc->features[s].name);
-	for (unsigned i = 0; i < vfwd.n_ports; i++) {
-		const struct port *p = &vfwd.ports[i];
+	for (unsigned a = 0; a < RTE_DIM(arcs); a++) {
+		const struct feature_arc *arc = arcs[a];
 
-		vfwd_cli_printf(out, "%s:", p->name);
+		vfwd_cli_printf(out, "arc %s: %u features\n", arc->name, arc->n_features);
 		for (unsigned s = 0; s < arc->n_features; s++)
-			if (arc->enabled[p->port_id] & (1u << s))
-				vfwd_cli_printf(out, " %s", arc->features[s].name);
-		vfwd_cli_printf(out, "%s\n", p->xconnect >= 0 ? " (l2 xconnect)" : "");
+			vfwd_cli_printf(out, "  [%d] %s\n", arc->features[s].order,
+					arc->features[s].name);
+		for (unsigned i = 0; i < vfwd.n_ports; i++) {
+			const struct port *p = &vfwd.ports[i];
+
+			vfwd_cli_printf(out, "%s:", p->name);
+			for (unsigned s = 0; s < arc->n_features; s++)
+				if (arc->enabled[p->port_id] & (1u << s))
+					vfwd_cli_printf(out, " %s", arc->features[s].name);
+			vfwd_cli_printf(out, "%s\n", p->xconnect >= 0 ? " (l2 xconnect)" : "");
+		}
 	}
 	return 0;
 }
@@ -207,7 +251,7 @@ feature_cli_register(void)
 		const char *path, *help;
 		vfwd_cli_fn fn;
 	} b[] = {
-		{"set interface feature", "IFACE FEATURE arc ip4-unicast [disable]",
+		{"set interface feature", "IFACE FEATURE arc ip4-unicast|ip6-unicast [disable]",
 		 cmd_set_feature},
 		{"show features", "", cmd_show_features},
 	};

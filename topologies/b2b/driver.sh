@@ -98,7 +98,11 @@ topo_plan() {
 	fi
 	local dut tg
 	dut=$(node_by_role dut) tg=$(node_by_role tg)
-	echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)"
+	if dut_is_vpp; then
+		echo "  $dut: VPP on af_packet ports, its workers on the forwarding vCPUs, polling"
+	else
+		echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)"
+	fi
 	echo "  $tg: tgen --pacing $(node_mode "$tg" pacing sleep busy)"
 }
 

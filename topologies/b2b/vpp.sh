@@ -66,6 +66,18 @@ vpp_build_version() {
 	printf '%s\n' "$v"
 }
 
+# vpp_answers_or_failing: VPP answers, or vpp.service failed or was restarted three times
+# since its last start by hand: a build that cannot start (under TCG systemd's start limit,
+# five starts in 10 s, is never reached: it would go on restarting it).
+vpp_answers_or_failing() {
+	local st
+	vfwd_answers && return 0
+	st=$(node_ssh "$(node_by_role dut)" 'systemctl is-failed --quiet vpp.service && echo failed
+		systemctl show -p NRestarts --value vpp.service' </dev/null 2>/dev/null) || return 1
+	[[ $st == failed* ]] && return 0
+	[[ $st =~ ^[0-9]+$ ]] && [ "$st" -ge 3 ]
+}
+
 # topo_peer_swap vpp:NAME|vpp:DIR (b2b): another VPP install tree in the running DUT's /opt/vpp,
 # vpp.service restarted; returns when `show version` names the new build. The previous tree
 # stays in /opt/vpp.old (and comes back when the new one does not start).
@@ -93,7 +105,9 @@ topo_peer_swap() {
 		echo "/opt/vpp/$libdir" >/etc/ld.so.conf.d/fwdlab-vpp.conf && ldconfig
 		systemctl reset-failed vpp.service 2>/dev/null || true
 		systemctl start vpp.service' || die "swap: copying $prefix to the DUT or restarting VPP failed"
-	if ! wait_until "$(if topo_is_slow; then echo 300; else echo 60; fi)" "VPP to answer" vfwd_answers; then
+	wait_until "$(if topo_is_slow; then echo 300; else echo 60; fi)" "VPP to answer" \
+		vpp_answers_or_failing || true
+	if ! vfwd_answers; then
 		# shellcheck disable=SC2016 # expanded in the guest
 		node_ssh "$dut" 'journalctl --no-pager -n 15 -u vpp.service; set -e
 			systemctl stop vpp.service; rm -rf /opt/vpp.failed; mv /opt/vpp /opt/vpp.failed
@@ -101,6 +115,8 @@ topo_peer_swap() {
 			libdir=$(cd /opt/vpp && find lib -maxdepth 2 -name "libvppinfra.so*" -printf "%h\n" | head -n 1)
 			echo "/opt/vpp/$libdir" >/etc/ld.so.conf.d/fwdlab-vpp.conf && ldconfig
 			systemctl reset-failed vpp.service 2>/dev/null || true; systemctl start vpp.service' </dev/null >&2 || true
+		wait_until 120 "the previous VPP build to answer again" vpp_answers_or_failing || true
+		vfwd_answers || warn "the previous VPP build does not answer either (fwdlab ssh dut journalctl -u vpp.service)"
 		die "swap: VPP from $prefix does not answer in the DUT (its journal above); the previous build is back in /opt/vpp, the failed one in the DUT's /opt/vpp.failed"
 	fi
 	got=$(dut_ctl show version) || die "swap: VPP did not answer show version"

@@ -45,7 +45,7 @@ struct vfwd_node_ctx {
 #define VFWD_FEATURE_NEXT_DROP 0
 
 struct vfwd_feature_reg {
-	const char *arc;	    /* "ip4-unicast" */
+	const char *arc;	    /* "ip4-unicast" or "ip6-unicast" */
 	const char *name;	    /* feature and node name, e.g. "example" */
 	rte_node_process_t process; /* the node's process function */
 	const char *const *errors;  /* counter names ("icmp packets dropped") */

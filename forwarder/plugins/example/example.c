@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Example feature on the ip4-unicast arc: drops ICMP packets (counted as
- * "icmp packets dropped") and passes every other packet to the next feature.
+ * Example features: `example` on the ip4-unicast arc drops ICMP packets (counted
+ * as "icmp packets dropped") and passes every other packet to the next feature;
+ * `example-ip6` does the same on the ip6-unicast arc for ICMPv6 ("icmp6 packets
+ * dropped"), except neighbour discovery (types 133-137), without which IPv6
+ * stops working on the port.
  */
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -63,6 +66,42 @@ example_process(struct rte_graph *graph, struct rte_node *node, void **objs, uin
 	return cnt;
 }
 
+static const char *const example6_error_strings[] = {"icmp6 packets dropped"};
+
+/* ICMPv6 other than neighbour discovery; an ICMPv6 header cut short counts as ICMPv6 */
+static inline bool
+example6_drops(const struct rte_mbuf *m)
+{
+	const struct rte_ipv6_hdr *ip =
+		rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint8_t type;
+
+	if (ip->proto != IPPROTO_ICMPV6)
+		return false;
+	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip) + 1)
+		return true;
+	type = *rte_pktmbuf_mtod_offset(m, const uint8_t *, RTE_ETHER_HDR_LEN + sizeof(*ip));
+	return type < 133 || type > 137;
+}
+
+static uint16_t
+example6_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
+	uint16_t n_drop = 0;
+
+	for (uint16_t i = 0; i < cnt; i++) {
+		if (example6_drops(pkts[i])) {
+			n_drop++;
+			rte_node_enqueue_x1(graph, node, VFWD_FEATURE_NEXT_DROP, pkts[i]);
+		} else {
+			rte_node_enqueue_x1(graph, node, vfwd_feature_next(node, pkts[i]), pkts[i]);
+		}
+	}
+	vfwd_error_add(node, 0, n_drop);
+	return cnt;
+}
+
 static int
 example_init(void)
 {
@@ -74,9 +113,20 @@ example_init(void)
 		.n_errors = EXAMPLE_N_ERROR,
 		.order = 100,
 	};
+	static const struct vfwd_feature_reg reg6 = {
+		.arc = "ip6-unicast",
+		.name = "example-ip6",
+		.process = example6_process,
+		.errors = example6_error_strings,
+		.n_errors = 1,
+		.order = 100,
+	};
+	int rc = vfwd_feature_register(&reg);
 
-	return vfwd_feature_register(&reg);
+	return rc < 0 ? rc : vfwd_feature_register(&reg6);
 }
 
 VFWD_PLUGIN_REGISTER(.name = "example", .version = "1.0",
-		     .description = "drops ICMP on the ip4-unicast arc (C)", .init = example_init);
+		     .description =
+			     "drops ICMP on the ip4-unicast arc, ICMPv6 but ND on ip6-unicast (C)",
+		     .init = example_init);

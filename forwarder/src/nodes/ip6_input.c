@@ -4,11 +4,13 @@
  * source; no loopback, unspecified or link-local destination forwarded),
  * trims bytes past the payload, sends multicast ICMPv6 (neighbour discovery)
  * to ip6-nd and drops other multicast (vfwd routes no multicast). Good packets
- * go to ip6-lookup; the hop limit is checked by ip6-rewrite.
+ * enter the ip6-unicast feature arc (its features, then ip6-lookup; feature.c);
+ * the hop limit is checked by ip6-rewrite.
  */
 #include <rte_ip.h>
 
 #include "error.h"
+#include "feature.h"
 #include "node_util.h"
 
 enum ip6_input_next {
@@ -93,10 +95,19 @@ ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
 		return ip6_input_addr_slow(ip, errors);
 	if (unlikely(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen != m->pkt_len))
 		mbuf_trim_to(m, (uint32_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen));
-	return IP6_INPUT_NEXT_LOOKUP;
+	/* the arc's first enabled feature on this input port, else ip6-lookup (edge 1) */
+	return ip6_unicast_arc.next_edge[0][m->port];
 }
 
-NODE_REGISTER_EACH(ip6_input, "ip6-input", ip6_input_check, IP6_INPUT_NEXT_LOOKUP,
-		   ip6_input_error_strings, IP6_INPUT_N_ERROR,
-		   IP6_INPUT_N_NEXT, [IP6_INPUT_NEXT_DROP] = "error-drop",
-		   [IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup", [IP6_INPUT_NEXT_ND] = "ip6-nd");
+static uint16_t
+ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
+{
+	struct rte_mbuf *m0 = objs[0];
+
+	return node_process_each(graph, node, objs, cnt, ip6_unicast_arc.next_edge[0][m0->port],
+				 ip6_input_check);
+}
+
+NODE_REGISTER_COUNTED(ip6_input, "ip6-input", ip6_input_process, ip6_input_error_strings,
+		      IP6_INPUT_N_ERROR, IP6_INPUT_N_NEXT, [IP6_INPUT_NEXT_DROP] = "error-drop",
+		      [IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup", [IP6_INPUT_NEXT_ND] = "ip6-nd");
