@@ -33,24 +33,14 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-lab() { "$top/lab/fwdlab" "$@"; }
-run_dir() { find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
-status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
+# shellcheck source=tests/vm_lib.sh
+. "$top/tests/vm_lib.sh"
 manifest=$top/images/out/tg-trex/tg.manifest.json
-# tg_mac N: the TG's MAC on its NIC N (1 = port0, 2 = port1), as lab/lib/libvirt.sh node_mac
-tg_mac() {
-	local h
-	h=$(printf '%s/%s/%s' "$FWDLAB_NAME" tg "$1" | md5sum)
-	printf '52:54:00:%s:%s:%s\n' "${h:0:2}" "${h:2:2}" "${h:4:2}"
-}
 
 stage "make lab TG=trex (up + reference NDR through TRex, smoke profile)" \
 	make -s -C "$top" lab TG=trex \
 	LAB_ARGS="--smoke --label trex --max-rate 20000 --min-rate 200 --trial-duration 1 --final-duration 2" || {
-	for n in tg dut; do
-		echo "# --- $n console (last 30 lines)"
-		tail -n 30 "$FWDLAB_STATE/$n-console.log" 2>/dev/null | sed 's/^/# /'
-	done
+	vm_consoles
 	lab ssh tg 'journalctl --no-pager -n 30 -u trex.service; tail -n 30 /run/fwdlab/gen-trex/server.log' \
 		2>&1 | sed 's/^/# tg: /' || true
 	exit 1
@@ -138,9 +128,6 @@ check "a dump of its own: complete, show runtime and version, generator trex" ev
 
 # ---- down
 stage "make lab-down TG=trex" make -s -C "$top" lab-down TG=trex || true
-check "no domain, network or bridge of the lab left, no lab folder" eval '
-	! virsh -q list --all --name | grep -q "^fwtrex-" &&
-	! virsh -q net-list --all --name | grep -q "^fwtrex-" &&
-	! ip -o link show | grep -q ": fwtrex-" && [ ! -e "$FWDLAB_STATE" ]'
+check "no domain, network or bridge of the lab left, no lab folder" vm_lab_gone
 echo "1..$TAP_N"
 exit "$TAP_FAILED"

@@ -42,25 +42,15 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-lab() { "$top/lab/fwdlab" "$@"; }
+# shellcheck source=tests/vm_lib.sh
+. "$top/tests/vm_lib.sh"
 vppctl() { lab ssh dut vppctl -s /run/vpp/cli.sock "$@" 2>/dev/null | tr -d '\r'; }
-run_dir() { find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
-status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
 manifest=$top/images/out/dut-vpp.manifest.json
-# tg_mac N: the TG's MAC on its NIC N (1 = port0, 2 = port1), as topologies/b2b/libvirt.sh node_mac
-tg_mac() {
-	local h
-	h=$(printf '%s/%s/%s' "$FWDLAB_NAME" tg "$1" | md5sum)
-	printf '52:54:00:%s:%s:%s\n' "${h:0:2}" "${h:2:2}" "${h:4:2}"
-}
 
 stage "make lab DUT=vpp (up + reference NDR through VPP, smoke profile)" \
 	make -s -C "$top" lab DUT=vpp \
 	LAB_ARGS="--smoke --label vpp --max-rate 20000 --min-rate 200 --trial-duration 1 --final-duration 2" || {
-	for n in tg dut; do
-		echo "# --- $n console (last 30 lines)"
-		tail -n 30 "$FWDLAB_STATE/$n-console.log" 2>/dev/null | sed 's/^/# /'
-	done
+	vm_consoles
 	lab ssh dut 'journalctl --no-pager -n 30 -u fwdlab-dataplane -u vpp.service; tail -n 30 /var/log/vpp/vpp.log' \
 		2>&1 | sed 's/^/# dut: /' || true
 	exit 1
@@ -213,9 +203,6 @@ check "a dump of its own: complete, VPP's backend.json, stats.json and show runt
 
 # ---- down
 stage "make lab-down DUT=vpp" make -s -C "$top" lab-down DUT=vpp || true
-check "no domain, network or bridge of the lab left, no lab folder" eval '
-	! virsh -q list --all --name | grep -q "^fwvpp-" &&
-	! virsh -q net-list --all --name | grep -q "^fwvpp-" &&
-	! ip -o link show | grep -q ": fwvpp-" && [ ! -e "$FWDLAB_STATE" ]'
+check "no domain, network or bridge of the lab left, no lab folder" vm_lab_gone
 echo "1..$TAP_N"
 exit "$TAP_FAILED"

@@ -29,6 +29,9 @@ struct feature_arc {
 };
 /* ip4-input -> features -> ip4-lookup; ip6-input -> features -> ip6-lookup */
 extern struct feature_arc ip4_unicast_arc, ip6_unicast_arc;
+/* The edge a vector entering the arc's start node most likely takes: the arc's next edge
+ * for the input port of its first packet (NODE_REGISTER_EACH's `spec`). */
+#define ARC_START_EDGE(arc, objs) ((arc).next_edge[0][((const struct rte_mbuf *)(objs)[0])->port])
 int feature_arc_finalize(void);
 int feature_enable(const char *port, const char *feature, const char *arc, bool enable, char *err,
 		   size_t len);

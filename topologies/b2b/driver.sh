@@ -819,14 +819,15 @@ topo_up() {
 		tg_kind | atomic_write "$STATE/tg-generator"
 	fi
 	case "$(tg_kind)" in tgen | trex) ;; *) die "generator $(tg_kind): the b2b TG runs tgen or trex" ;; esac
-	# The DUT's forwarder decides its image: fixed while its VM lives.
+	# The DUT's forwarder decides its image: fixed while its domain (and its disk) lives, so
+	# a DUT that is defined but down boots again with the forwarder its disk was made for.
 	local dut
 	dut=$(node_by_role dut)
-	if [ "$(vsh "$(node_uri "$dut")" domstate "$(dom_name "$dut")" 2>/dev/null)" != running ]; then
+	if ! vsh "$(node_uri "$dut")" dominfo "$(dom_name "$dut")" >/dev/null 2>&1; then
 		rm -f "$STATE/dut-forwarder" "$STATE/peer/name" "$STATE/peer/build-info.json"
 		dut_forwarder | atomic_write "$STATE/dut-forwarder"
 	elif [ -n "${FORWARDER:-}" ] && [ "$FORWARDER" != "$(dut_forwarder)" ]; then
-		die "the DUT VM runs $(dut_forwarder), not $FORWARDER: fwdlab down first to boot it with another forwarder"
+		die "the DUT VM was made for $(dut_forwarder), not $FORWARDER: fwdlab down first to boot it with another forwarder"
 	fi
 	case "$(dut_forwarder)" in vfwd | vpp) ;; *) die "forwarder $(dut_forwarder): the b2b DUT runs vfwd or vpp" ;; esac
 	# The images first: the probe boots their kernel (a fresh machine may have none in /boot).

@@ -82,9 +82,12 @@ vpp_answers_or_failing() {
 # vpp.service restarted; returns when `show version` names the new build. The previous tree
 # stays in /opt/vpp.old (and comes back when the new one does not start).
 topo_peer_swap() {
-	local name=$1 prefix want got dut size
+	local name=$1 prefix want got dut size down
 	[[ $name == vpp* ]] ||
 		die "swap peer:$name: the b2b DUT VM runs VPP or vfwd; the other peer backends run on the host topology (--topology host)"
+	if ! down=$(topo_nodes_down); then
+		die "$down; the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY restarts it)"
+	fi
 	dut=$(node_by_role dut)
 	prefix=$(vpp_spec_prefix "$name")
 	if [ "$(jq -r '.native // "ON"' "$prefix/build-info.json" 2>/dev/null)" != OFF ] &&

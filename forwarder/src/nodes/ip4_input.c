@@ -192,15 +192,6 @@ ip4_input_check(struct rte_mbuf *m, uint64_t *errors)
 	return ip4_unicast_arc.next_edge[0][m->port];
 }
 
-static uint16_t
-ip4_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	struct rte_mbuf *m0 = objs[0];
-
-	return node_process_each(graph, node, objs, cnt, ip4_unicast_arc.next_edge[0][m0->port],
-				 ip4_input_check);
-}
-
-NODE_REGISTER_COUNTED(ip4_input, "ip4-input", ip4_input_process, ip4_input_error_strings,
-		      IP4_INPUT_N_ERROR, IP4_INPUT_N_NEXT, [IP4_INPUT_NEXT_DROP] = "error-drop",
-		      [IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup");
+NODE_REGISTER_EACH(ip4_input, "ip4-input", ip4_input_check, ARC_START_EDGE(ip4_unicast_arc, objs),
+		   ip4_input_error_strings, IP4_INPUT_N_ERROR, IP4_INPUT_N_NEXT,
+		   [IP4_INPUT_NEXT_DROP] = "error-drop", [IP4_INPUT_NEXT_LOOKUP] = "ip4-lookup");

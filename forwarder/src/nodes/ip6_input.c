@@ -99,15 +99,7 @@ ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
 	return ip6_unicast_arc.next_edge[0][m->port];
 }
 
-static uint16_t
-ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
-{
-	struct rte_mbuf *m0 = objs[0];
-
-	return node_process_each(graph, node, objs, cnt, ip6_unicast_arc.next_edge[0][m0->port],
-				 ip6_input_check);
-}
-
-NODE_REGISTER_COUNTED(ip6_input, "ip6-input", ip6_input_process, ip6_input_error_strings,
-		      IP6_INPUT_N_ERROR, IP6_INPUT_N_NEXT, [IP6_INPUT_NEXT_DROP] = "error-drop",
-		      [IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup", [IP6_INPUT_NEXT_ND] = "ip6-nd");
+NODE_REGISTER_EACH(ip6_input, "ip6-input", ip6_input_check, ARC_START_EDGE(ip6_unicast_arc, objs),
+		   ip6_input_error_strings, IP6_INPUT_N_ERROR,
+		   IP6_INPUT_N_NEXT, [IP6_INPUT_NEXT_DROP] = "error-drop",
+		   [IP6_INPUT_NEXT_LOOKUP] = "ip6-lookup", [IP6_INPUT_NEXT_ND] = "ip6-nd");
