@@ -92,18 +92,7 @@ check "generator-trials.jsonl: TRex's own JSON of each trial (its port counters)
 	[ "$(wc -l <"$n/generator-trials.jsonl")" -eq "$(jq ".trials | length" "$n/tgen.json")" ] &&
 	jq -se "all(.[]; .generator.name == \"trex\" and .trex_port_stats[\"0\"].opackets == .directions[0].tx_packets)" \
 		"$n/generator-trials.jsonl" >/dev/null'
-lossless=0
-agree=1
-while read -r i tx rx; do
-	d=$(printf '%s/trials/%03d' "$n" "$i")
-	lk=$(runtime_vectors "$d/show_runtime.txt" ip4-lookup)
-	p1=$(runtime_vectors "$d/show_runtime.txt" port1-tx)
-	echo "#   trial $i: TRex tx $tx rx $rx; vfwd ip4-lookup $lk port1-tx $p1"
-	if [ "$tx" -eq "$rx" ] && [ "$tx" -gt 0 ]; then
-		lossless=$((lossless + 1))
-		[ "$lk" -eq "$tx" ] && [ "$p1" -eq "$tx" ] || agree=0
-	fi
-done < <(jq -r '.trials[] | "\(.index) \(.tx_packets) \(.rx_packets)"' "$n/tgen.json" 2>/dev/null)
+trials_agree "$n" TRex vfwd
 check "in each of the $lossless trials without loss vfwd counted exactly TRex's packets (ip4-lookup = port1-tx = TRex tx = rx)" \
 	eval '[ "$lossless" -ge 1 ] && [ "$agree" = 1 ]'
 

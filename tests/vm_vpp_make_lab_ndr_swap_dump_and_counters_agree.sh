@@ -100,18 +100,7 @@ check "a VPP dump (show runtime, errors, interface) for every trial of the searc
 	[ "$(find "$n/trials" -name show_interfaces.txt | wc -l)" -eq "$t" ]'
 check "fwdstat reads the run's VPP show runtime: ip4-lookup has clocks per packet" eval '
 	"$top/lab/fwdlab" runtime "$n/show_runtime.txt" --node ip4-lookup | grep -qE "[0-9]"'
-lossless=0
-agree=1
-while read -r i tx rx; do
-	d=$(printf '%s/trials/%03d' "$n" "$i")
-	lk=$(runtime_vectors "$d/show_runtime.txt" ip4-lookup)
-	p1=$(runtime_vectors "$d/show_runtime.txt" port1-tx)
-	echo "#   trial $i: tgen tx $tx rx $rx; VPP ip4-lookup $lk port1-tx $p1"
-	if [ "$tx" -eq "$rx" ] && [ "$tx" -gt 0 ]; then
-		lossless=$((lossless + 1))
-		[ "$lk" -eq "$tx" ] && [ "$p1" -eq "$tx" ] || agree=0
-	fi
-done < <(jq -r '.trials[] | "\(.index) \(.tx_packets) \(.rx_packets)"' "$n/tgen.json" 2>/dev/null)
+trials_agree "$n" tgen VPP
 check "in each of the $lossless trials without loss VPP counted exactly tgen's packets (ip4-lookup = port1-tx = tx = rx)" \
 	eval '[ "$lossless" -ge 1 ] && [ "$agree" = 1 ]'
 
