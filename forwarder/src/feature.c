@@ -48,12 +48,6 @@ feature_find(const char *node, struct feature_arc **arc)
 	return -1;
 }
 
-int
-feature_slot_by_node(const char *node)
-{
-	return feature_find(node, NULL);
-}
-
 static int
 feature_node_init(const struct rte_graph *graph, struct rte_node *node)
 {

@@ -37,7 +37,6 @@ int feature_enable(const char *port, const char *feature, const char *arc, bool 
 		   size_t len);
 /* The slot of feature node `node` on its arc (-1: no such feature); *arc gets the arc. */
 int feature_find(const char *node, struct feature_arc **arc);
-int feature_slot_by_node(const char *node);
 void feature_cli_register(void);
 
 #endif /* VFWD_FEATURE_H */

@@ -332,7 +332,7 @@ example_feature_drops_icmp_and_counts_it(void)
 	unsigned n;
 	int ok = 1;
 
-	if (feature_slot_by_node("example") < 0) {
+	if (feature_find("example", NULL) < 0) {
 		printf("# example plugin not loaded\n");
 		return 0;
 	}
