@@ -22,6 +22,13 @@ struct plugin_conf {
 	bool disable;
 };
 
+/* Packets read per rte_eth_rx_burst() call, and so the largest vector a walk starts with.
+ * 64 keeps a vector's mbuf headers and first data lines (64 x 2 x 64 B = 8 KiB) in the
+ * L1 cache from one node to the next, where 256 (RTE_GRAPH_BURST_SIZE, the maximum:
+ * dpdk { rx-burst 256 }) spills it: forwarder/README.md, "rx burst". */
+#define PORT_RX_BURST_DEFAULT 64
+#define PORT_RX_BURST_MAX 256
+
 struct vfwd_conf {
 	char file[PATH_LEN];
 	char cli_listen[PATH_LEN];
@@ -34,6 +41,7 @@ struct vfwd_conf {
 	unsigned n_workers;
 	unsigned workers[MAX_WORKERS];
 	unsigned num_mbufs;
+	unsigned rx_burst; /* dpdk { rx-burst N }: packets per rte_eth_rx_burst, 1-256 */
 	unsigned n_ports;
 	struct port_conf ports[MAX_PORTS];
 	unsigned ip4_max_routes; /* fib { ip4-max-routes N  ip4-tbl8s N } */

@@ -359,6 +359,8 @@ dpdk_opt(struct lexer *lx, struct vfwd_conf *conf)
 		return lex_value(lx, "eal-args", conf->eal_args, sizeof(conf->eal_args));
 	if (tok_is(lx, "num-mbufs"))
 		return lex_uint(lx, "num-mbufs", 1024, 1U << 24, &conf->num_mbufs);
+	if (tok_is(lx, "rx-burst"))
+		return lex_uint(lx, "rx-burst", 1, PORT_RX_BURST_MAX, &conf->rx_burst);
 	if (tok_is(lx, "dev") || tok_is(lx, "vdev"))
 		return parse_port(lx, conf, tok_is(lx, "vdev"));
 	return OPT_UNKNOWN;
@@ -434,6 +436,7 @@ conf_defaults(struct vfwd_conf *conf)
 	conf->n_workers = 1;
 	conf->workers[0] = 1;
 	conf->num_mbufs = 16384;
+	conf->rx_burst = PORT_RX_BURST_DEFAULT;
 	conf->ip4_max_routes = 65536;
 	conf->ip4_tbl8s = 1024;
 }

@@ -16,6 +16,8 @@ void xconnect_cli_register(void);
 
 /* per ethdev port: its MAC as the low 48 bits of a little-endian load of 8 bytes */
 extern uint64_t port_mac48[RTE_MAX_ETHPORTS];
+/* nodes/port_io.c: dpdk { rx-burst N } */
+extern uint16_t port_rx_burst;
 void xconnect_cli_register(void); /* xconnect.c: set interface l2 xconnect | l3 */
 
 #endif /* VFWD_PORT_H */

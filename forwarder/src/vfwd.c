@@ -305,6 +305,7 @@ vfwd_main(int argc, char **argv)
 	}
 	rc = 1;
 	vfwd.n_workers = conf->n_workers;
+	port_rx_burst = (uint16_t)conf->rx_burst;
 	memcpy(vfwd.worker_lcore, conf->workers, sizeof(conf->workers));
 	cli_builtin_register();
 	if (mbuf_meta_init() < 0 || vfwd_pool_create(conf->num_mbufs) < 0) {

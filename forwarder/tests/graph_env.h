@@ -269,6 +269,7 @@ graph_env_setup(const struct graph_env_conf *conf)
 		return -1;
 	}
 	vfwd.n_workers = conf->n_workers;
+	port_rx_burst = PORT_RX_BURST_MAX; /* the tests walk once per 256 packets */
 	for (unsigned w = 0; w < conf->n_workers; w++)
 		vfwd.worker_lcore[w] = rte_lcore_id();
 	if (conf->plugin != NULL && plugin_load_one(conf->plugin, err, sizeof(err)) < 0)

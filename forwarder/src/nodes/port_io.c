@@ -13,6 +13,7 @@
 #include "edge.h"
 #include "error.h"
 #include "graph.h"
+#include "port.h"
 #include "state.h"
 
 /* per input port: 0 = ethernet-input, 1 = l2-xconnect */
@@ -45,6 +46,9 @@ static_assert(sizeof(struct port_rx_ctx) <= RTE_NODE_CTX_SZ, "rx context exceeds
 
 static const char *const port_tx_error_strings[] = {"tx queue full"};
 
+static_assert(PORT_RX_BURST_MAX == RTE_GRAPH_BURST_SIZE, "rx-burst's maximum is the graph's burst");
+uint16_t port_rx_burst = PORT_RX_BURST_DEFAULT;
+
 static uint16_t
 port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
@@ -54,13 +58,13 @@ port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs, uin
 
 	RTE_SET_USED(objs);
 	RTE_SET_USED(cnt);
-	n = rte_eth_rx_burst(ctx->port_id, ctx->q[ctx->next], pkts, RTE_GRAPH_BURST_SIZE);
+	n = rte_eth_rx_burst(ctx->port_id, ctx->q[ctx->next], pkts, port_rx_burst);
 	/* every queue of this worker is polled; a full burst leaves the rest for the
 	 * next walk, starting after the queue that filled it */
-	for (uint16_t k = 1; k < ctx->nb_q && n < RTE_GRAPH_BURST_SIZE; k++) {
+	for (uint16_t k = 1; k < ctx->nb_q && n < port_rx_burst; k++) {
 		uint16_t q = ctx->q[(ctx->next + k) % ctx->nb_q];
 
-		n += rte_eth_rx_burst(ctx->port_id, q, pkts + n, RTE_GRAPH_BURST_SIZE - n);
+		n += rte_eth_rx_burst(ctx->port_id, q, pkts + n, (uint16_t)(port_rx_burst - n));
 	}
 	if (ctx->nb_q > 1)
 		ctx->next = (uint16_t)((ctx->next + 1) % ctx->nb_q);

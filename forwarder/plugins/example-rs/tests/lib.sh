@@ -23,10 +23,12 @@ need_builds() { # exit 77 (skip) naming what is missing
 
 # vfwd_conf DIR PORT0-DEVARGS PORT1-DEVARGS [PLUGIN-TO-DISABLE]: writes DIR/startup.conf
 # loading the plugins in DIR/plugins, executing DIR/setup.cli.
+# (rx-burst 256: the tests want rx vectors of up to 256 packets, which merge past 256)
 vfwd_conf() {
 	local dir=$1 p0=$2 p1=$3 off=${4:-}
 	"$top/tests/lib/vfwd-conf" startup "$dir/startup.conf" --cli "$dir/cli.sock" \
 		--exec "$dir/setup.cli" --prefix "exrs-$$-$(basename "$dir")" --no-pci --log-level "" \
+		--rx-burst 256 \
 		--vdev port0 "$p0" --vdev port1 "$p1" --plugins "$dir/plugins" ${off:+--disable "$off"}
 }
 
