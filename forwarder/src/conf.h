@@ -25,7 +25,7 @@ struct plugin_conf {
 /* Packets read per rte_eth_rx_burst() call, and so the largest vector a walk starts with.
  * 64 keeps a vector's mbuf headers and first data lines (64 x 2 x 64 B = 8 KiB) in the
  * L1 cache from one node to the next, where 256 (RTE_GRAPH_BURST_SIZE, the maximum:
- * dpdk { rx-burst 256 }) spills it: forwarder/README.md, "rx burst". */
+ * dpdk { rx-burst 256 }) spills it: forwarder/README.md, "Performance". */
 #define PORT_RX_BURST_DEFAULT 64
 #define PORT_RX_BURST_MAX 256
 

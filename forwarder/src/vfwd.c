@@ -203,10 +203,10 @@ vfwd_dataplane_init(char *err, size_t errlen)
  * whose objects must not cross a page puts one 2.3 KiB mbuf in each page: every mbuf then
  * starts at the same offset in its page, so the mbuf headers of a vector share one set of
  * the L1 cache (12 ways) and their packet data another, and each node's pass over a
- * 256-packet vector misses L1 on every packet. No device here DMAs into --no-huge memory
- * (ring, pcap, null, vhost-user, virtio-user, memif, af_packet copy or map by virtual
- * address), so such a pool may let objects cross pages: they are then packed at the
- * mempool's own stride, an odd number of cache lines, and spread over all sets.
+ * vector misses L1 on every packet. When IOVAs are virtual addresses (what the EAL picks
+ * without hugepages), memory that is contiguous to the CPU is contiguous to any device
+ * too, so objects may cross pages: they are then packed at the mempool's own stride, an
+ * odd number of cache lines, and spread over all sets.
  */
 int
 vfwd_pool_create(unsigned n)
@@ -217,7 +217,7 @@ vfwd_pool_create(unsigned n)
 	struct rte_mempool *mp;
 	int rc;
 
-	if (rte_eal_has_hugepages()) {
+	if (rte_eal_has_hugepages() || rte_eal_iova_mode() != RTE_IOVA_VA) {
 		vfwd.pool = rte_pktmbuf_pool_create("vfwd_mbufs", n, cache, 0, data_room,
 						    (int)rte_socket_id());
 		return vfwd.pool ? 0 : -rte_errno;
