@@ -100,6 +100,9 @@ vhost_test_cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
+# port0's rx packets in `show interfaces`, and a wait_for condition on them
+port0_rx_packets() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
+port0_rx_packets_are() { [ "$(port0_rx_packets)" = "$1" ]; }
 ttl_drops() { ctl show errors | awk '$2 == "ip4-rewrite" && /ttl <= 1/ { print $1 }'; }
 ttl_drops_are() { [ "$(ttl_drops)" = "$1" ]; }
 links_up() { [ "$(ctl show interfaces | awk '$1 ~ /^port/ && $3 == "up"' | wc -l)" = 2 ]; }

@@ -9,10 +9,6 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vfwd_test_setup "vfwd-rxb-$$"
 
-ctl() { "$vfwdctl" -s "$tmp/cli.sock" "$@"; }
-rx_packets() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
-rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
-
 "$vfwd_conf" setup "$tmp/setup.cli" --addr4 --nbr1 02:00:00:00:01:02 --route1 48.0.0.0/8
 "$pcaptool" vfwd-mixed "$tmp" 00:00:00:00:00:00
 want=$(awk '$1 == "in" { print $2 }' "$tmp/counts.txt")
@@ -24,7 +20,7 @@ run_with() { # CAP (empty: the default) NAME
 		--prefix "vfwd-rxb-$$" ${cap:+--rx-burst "$cap"} \
 		--pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" --pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 	vfwd_start_or_bail "${name}_vfwd_starts"
-	if wait_for rx_packets_are "$want"; then
+	if wait_for port0_rx_packets_are "$want"; then
 		tap ok "${name}_takes_in_every_packet"
 	else
 		tap fail "${name}_takes_in_every_packet"
