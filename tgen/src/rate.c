@@ -164,6 +164,42 @@ tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
 	return p->burst;
 }
 
+uint64_t
+tgen_pacer_slots(const struct tgen_pacer *p, uint64_t elapsed)
+{
+	if (p->tsc_per_pkt <= 0)
+		return 0;
+	/* duration * rate is whole for whole rates, but its quotient in doubles may be 1e-12 short */
+	return (uint64_t)((double)elapsed / p->tsc_per_pkt + 1e-6);
+}
+
+uint64_t
+tgen_pacer_end(struct tgen_pacer *p, uint64_t last, uint64_t end)
+{
+	uint64_t slots, due_last = 0, n;
+
+	if (p->tsc_per_pkt <= 0 || end <= p->start_tsc)
+		return 0;
+	slots = tgen_pacer_slots(p, end - p->start_tsc);
+	if (last > p->start_tsc)
+		due_last = (uint64_t)((double)(last - p->start_tsc) / p->tsc_per_pkt);
+	if (due_last > slots)
+		due_last = slots;
+	if (due_last > p->sent && due_last - p->sent >= p->burst) {
+		p->skipped += due_last - p->sent;
+		p->sent = due_last;
+	}
+	if (slots <= p->sent)
+		return 0;
+	n = slots - p->sent;
+	if (n > p->max_lag_pkts) {
+		p->skipped += n - p->burst;
+		p->sent += n - p->burst;
+		n = p->burst;
+	}
+	return n;
+}
+
 bool
 tgen_rate_short(double requested_pps, double offered_pps, double duration_s, double tol,
 		double slack_pkts)

@@ -135,6 +135,14 @@ void tgen_pacer_set_burst(struct tgen_pacer *p, double pps, uint32_t burst);
 void tgen_pacer_set_max_lag(struct tgen_pacer *p, double pps, double lag_s);
 /* The TSC at which the pacer's next whole burst is due (UINT64_MAX: unpaced). */
 uint64_t tgen_pacer_next(const struct tgen_pacer *p);
+/* At the end of a trial (TSC `end`; the transmit loop's last pass at `last`): how many of the
+ * schedule's remaining slots to send now. A whole burst or more that the pacer was behind at
+ * its last pass is the generator's lag and is skipped; the partial burst it held back and the
+ * slots that fell due between its last pass and the end are sent, unless they are more than
+ * the pacer catches up (the host kept tgen away), which are skipped as in _due. */
+uint64_t tgen_pacer_end(struct tgen_pacer *p, uint64_t last, uint64_t end);
+/* The schedule's slots in elapsed TSC ticks (a slot due at the very end counts). */
+uint64_t tgen_pacer_slots(const struct tgen_pacer *p, uint64_t elapsed);
 
 /* ---- pacing that yields (idle.c) ---- */
 enum tgen_pacing { TGEN_PACING_AUTO, TGEN_PACING_BUSY, TGEN_PACING_SLEEP };

@@ -126,12 +126,12 @@ tx_spread(struct tgen_ctx *c, struct trial_state *t, int d, struct rte_mbuf **pk
  * that slot: slots the pacer skipped (tgen descheduled) leave gaps in the sequence, so a DUT
  * and the receive side see the schedule tgen meant to offer, not how the host ran tgen. */
 static void
-tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
+tx_slots(struct tgen_ctx *c, struct trial_state *t, int d, uint32_t n, uint64_t now)
 {
 	struct tgen_pacer *pc = &t->pacer[d];
 	struct rte_mbuf *pkts[32];
-	uint32_t n = tgen_pacer_due(pc, now), i;
 	uint64_t slot = pc->sent, tsc;
+	uint32_t i;
 	uint16_t sent;
 	bool imix;
 
@@ -164,6 +164,34 @@ tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
 	}
 	t->tx_packets[d] += n;
 	pc->sent += n;
+}
+
+static void
+tx_dir(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t now)
+{
+	tx_slots(c, t, d, tgen_pacer_due(&t->pacer[d], now), now);
+}
+
+/* The loop ends at the trial's end, where the schedule's last slots are due: the partial burst
+ * the pacer held back, and the slots that fell due after the loop's last pass (a wake-up a few
+ * microseconds late does not reach them before the end). They go out now, so a trial that kept
+ * its schedule offers exactly duration x rate; tgen_pacer_end skips what the generator or the
+ * host really fell behind by. */
+static void
+tx_end(struct tgen_ctx *c, struct trial_state *t, int d, uint64_t last, uint64_t end)
+{
+	struct tgen_pacer *pc = &t->pacer[d];
+	uint64_t n = tgen_pacer_end(pc, last, end), before;
+	uint32_t k;
+
+	while (n > 0) {
+		k = n > 32 ? 32 : (uint32_t)n;
+		before = pc->sent;
+		tx_slots(c, t, d, k, rte_rdtsc());
+		if (pc->sent == before)
+			break; /* no mbufs: the rest is counted skipped */
+		n -= k;
+	}
 }
 
 static int
@@ -270,7 +298,7 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 {
 	struct trial_state t;
 	struct tgen_thread_cpu cpu0[TGEN_MAX_THREADS];
-	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0, dl;
+	uint64_t now, start, end, drain_end, next_progress, last_tx = 0, last_rx = 0, dl, last;
 	double per_dir = c->profile.bidir ? pps / 2 : pps;
 	int d, ndir = c->profile.bidir ? 2 : 1, ret;
 	bool sleep = tgen_pacing_sleeps(c->pacing, per_dir);
@@ -298,9 +326,10 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 		if (sleep)
 			tgen_pacer_set_max_lag(&t.pacer[d], per_dir, TGEN_SLEEP_MAX_LAG_S);
 	}
-	for (now = start; now < end && !tgen_quit; now = rte_rdtsc()) {
+	for (now = last = start; now < end && !tgen_quit; now = rte_rdtsc()) {
 		for (d = 0; d < ndir; d++)
 			tx_dir(c, &t, d, now);
+		last = now;
 		dl = progress && next_progress < end ? next_progress : end;
 		idle_step(c, &t, ndir, now, dl);
 		if (progress && now >= next_progress) {
@@ -313,11 +342,12 @@ tgen_trial_run(struct tgen_ctx *c, double pps, double duration_s, const char *ph
 	/* slots of the schedule the host did not let tgen send before the end were skipped */
 	for (d = 0; d < ndir; d++) {
 		struct tgen_pacer *pc = &t.pacer[d];
-		uint64_t slots;
+		uint64_t slots = tgen_pacer_slots(pc, end - start);
 
 		if (pc->tsc_per_pkt <= 0)
 			continue;
-		slots = (uint64_t)((double)(end - start) / pc->tsc_per_pkt);
+		if (!tgen_quit)
+			tx_end(c, &t, d, last, end);
 		if (slots > pc->sent)
 			pc->skipped += slots - pc->sent;
 	}

@@ -4,7 +4,8 @@
 # tgen (--pacing sleep) and vfwd's worker (rx-mode adaptive) on the same CPU, CPU 0: neither
 # busy-polls, so each gets the CPU when it has work. tgen offers the requested rate within
 # 1 % with no GENERATOR-LIMITED trial (5 kpps at 1500 B, 20 kpps at 64 B), every packet comes
-# back, tgen's threads used well under the trial's time, vfwd's show runtime says adaptive
+# back, tgen slept for at least half the trial and its threads used well under the trial's
+# CPU time, vfwd's show runtime says adaptive
 # and that the worker slept, and the accounting is exact (sent + skipped = the schedule's
 # slots). A trial in which the host kept tgen or vfwd off the CPU for more than the pacer's
 # 10 ms of catch-up (pacer_skipped or tx_refused > 0: seen at load average 13 on 2 cores)
@@ -42,6 +43,8 @@ one_rate() {
 		tgen run --pacing sleep --rate "$rate" --size "$size" --duration "$dur" --drain 1 \
 			--dst-mac0 "$mac0" --dst-mac1 "$mac1" --json "$json" || rc=$?
 		show "$tmp/tgen.out" | grep -E '^# (trial|tgen offered)' || true
+		echo "# try $try: $(jq -c '.trial | {tx_packets, pacer_skipped, tx_refused, sleeps,
+			cpu_s: ([.threads[].cpu_s] | add), slept_s}' "$json")"
 		ctl show runtime json >"$tmp/rt.json"
 		[ "$rc" -eq 0 ] || break
 		if jqe '.trial.pacer_skipped == 0 and .trial.tx_refused == 0' "$json"; then
@@ -56,8 +59,12 @@ one_rate() {
 	check "run_${rate}_${size}B_sent_plus_skipped_is_the_schedule" jqe '.trial |
 		(.tx_packets + .pacer_skipped) as $n |
 		($n - .duration_s * .rate_pps_requested | fabs) <= .burst + 1' "$json"
+	# yielded: asleep for at least half the trial (a late wake-up only adds to that), and its
+	# threads' CPU time well short of a busy poller's whole trial (idle host: 0.21 of the
+	# trial at 5 kpps, 0.39 at 20 kpps; a CI run under load once saw more than 0.5)
 	check "run_${rate}_${size}B_slept_and_yielded_the_cpu" jqe '.trial | .pacing == "sleep" and
-		.sleeps > 0 and ([.threads[].cpu_s] | add) < .duration_s * 0.5' "$json"
+		.sleeps > 0 and .slept_s >= .duration_s * 0.5 and
+		([.threads[].cpu_s] | add) < .duration_s * 0.8' "$json"
 	check "run_${rate}_${size}B_vfwd_ran_adaptive_and_slept" jqe '.threads[1] |
 		.rx_mode == "adaptive" and .rx_modes_ran == "adaptive" and .sleeps > 0' "$tmp/rt.json"
 	if [ "$stalled" = 1 ]; then

@@ -331,6 +331,32 @@ test_pacer(void)
 	tgen_pacer_init(&p, 1e6, hz, 0);
 	n = tgen_pacer_due(&p, 10000000); /* 10 ms asleep */
 	tap(n == p.burst && p.skipped > 9000, "pacer_skips_instead_of_bursting_after_a_hiccup");
+	/* the end of a trial: the loop stops before the last slots' bursts are whole */
+	tgen_pacer_init(&p, 5000, hz, 0);
+	tgen_pacer_set_burst(&p, 5000, 4);
+	for (t = 0; t < 3 * hz; t += 10000) {
+		n = tgen_pacer_due(&p, t);
+		p.sent += n;
+	}
+	sent = p.sent;
+	p.sent += tgen_pacer_end(&p, t - 10000, 3 * hz);
+	tap(sent < 15000 && p.sent == 15000 && p.skipped == 0,
+	    "trial_end_sends_the_schedules_last_partial_burst_and_skips_nothing");
+	tgen_pacer_init(&p, 20000, hz, 0);
+	tgen_pacer_set_max_lag(&p, 20000, TGEN_SLEEP_MAX_LAG_S);
+	p.sent += 19997; /* all that was due at its last pass */
+	n = (uint32_t)tgen_pacer_end(&p, hz - 150000, hz); /* woke 150 us late, past the end */
+	tap(n == 3 && p.skipped == 0, "trial_end_sends_the_slots_a_late_wakeup_did_not_reach");
+	tgen_pacer_init(&p, 20000, hz, 0);
+	tgen_pacer_set_max_lag(&p, 20000, TGEN_SLEEP_MAX_LAG_S);
+	n = (uint32_t)tgen_pacer_end(&p, 0, hz); /* asleep the whole second */
+	tap(n == p.burst && p.skipped == 20000 - p.burst,
+	    "trial_end_after_a_long_stall_skips_the_lag_instead_of_bursting_it");
+	tgen_pacer_init(&p, 1e6, hz, 0); /* a generator that kept half the rate */
+	p.sent = 500000;
+	n = (uint32_t)tgen_pacer_end(&p, hz - 1000, hz);
+	tap(n == 1 && p.skipped == 999999 - 500000,
+	    "trial_end_of_a_generator_bound_trial_skips_its_lag_and_sends_the_last_slot");
 	tgen_pacer_init(&p, 0, hz, 0);
 	tap(tgen_pacer_due(&p, 1) == 32, "unpaced_sends_full_bursts");
 	tap(tgen_burst_for_rate(1000) == 1 && tgen_burst_for_rate(14.88e6) == 30,
