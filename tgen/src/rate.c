@@ -140,6 +140,18 @@ tgen_pacer_next(const struct tgen_pacer *p)
 	return p->start_tsc + (uint64_t)ceil((double)(p->sent + p->burst) * p->tsc_per_pkt);
 }
 
+/* A pacer further behind than it catches up skips all but one burst of what is due. */
+static uint64_t
+pacer_catch_up(struct tgen_pacer *p, uint64_t due)
+{
+	if (due > p->max_lag_pkts) {
+		p->skipped += due - p->burst;
+		p->sent += due - p->burst;
+		due = p->burst;
+	}
+	return due;
+}
+
 uint32_t
 tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
 {
@@ -152,12 +164,7 @@ tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
 	target = (uint64_t)((double)(now - p->start_tsc) / p->tsc_per_pkt);
 	if (target <= p->sent)
 		return 0;
-	due = target - p->sent;
-	if (due > p->max_lag_pkts) {
-		p->skipped += due - p->burst;
-		p->sent += due - p->burst;
-		due = p->burst;
-	}
+	due = pacer_catch_up(p, target - p->sent);
 	/* send whole bursts only, unless the schedule is behind */
 	if (due < p->burst)
 		return 0;
@@ -176,7 +183,7 @@ tgen_pacer_slots(const struct tgen_pacer *p, uint64_t elapsed)
 uint64_t
 tgen_pacer_end(struct tgen_pacer *p, uint64_t last, uint64_t end)
 {
-	uint64_t slots, due_last = 0, n;
+	uint64_t slots, due_last = 0;
 
 	if (p->tsc_per_pkt <= 0 || end <= p->start_tsc)
 		return 0;
@@ -191,13 +198,7 @@ tgen_pacer_end(struct tgen_pacer *p, uint64_t last, uint64_t end)
 	}
 	if (slots <= p->sent)
 		return 0;
-	n = slots - p->sent;
-	if (n > p->max_lag_pkts) {
-		p->skipped += n - p->burst;
-		p->sent += n - p->burst;
-		n = p->burst;
-	}
-	return n;
+	return pacer_catch_up(p, slots - p->sent);
 }
 
 bool
