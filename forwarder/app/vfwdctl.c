@@ -56,6 +56,7 @@ run_command_to(int fd, const char *cmd, char **capture)
 	size_t len = strlen(cmd);
 	char buf[65536];
 	bool first = true, failed = false;
+	int out_err = 0; /* errno of a failed write to stdout: the reply is still read to its end */
 
 	if (write(fd, cmd, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
 		fprintf(stderr, "vfwdctl: write: %s\n", strerror(errno));
@@ -86,13 +87,19 @@ run_command_to(int fd, const char *cmd, char **capture)
 			clen += k;
 			c[clen] = '\0';
 			*capture = c;
-		} else {
-			fwrite(buf, 1, k, stdout);
+		} else if (fwrite(buf, 1, k, stdout) != k && out_err == 0) {
+			out_err = errno ? errno : EIO;
 		}
 		if (nul)
 			break;
 	}
-	fflush(stdout);
+	if (capture == NULL && fflush(stdout) != 0 && out_err == 0)
+		out_err = errno ? errno : EIO;
+	if (out_err != 0) {
+		fprintf(stderr, "vfwdctl: writing the reply to '%s' to stdout: %s\n", cmd,
+			strerror(out_err));
+		return -1;
+	}
 	return failed ? 1 : 0;
 }
 

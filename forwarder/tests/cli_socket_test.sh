@@ -157,6 +157,15 @@ else
 	diff "$tmp/before.txt" "$tmp/after.txt" | sed 's/^/# /'
 	tap fail refused_input_changes_nothing
 fi
+# a reply that cannot be written (a full disk) is an error that names it, never exit 0
+rc=0
+ctl show version >/dev/full 2>"$tmp/full.err" || rc=$?
+if [ "$rc" = 2 ] && grep -q "^vfwdctl: writing the reply to 'show version' to stdout: No space" \
+	"$tmp/full.err"; then
+	tap ok unwritable_reply_exits_2_and_says_why
+else
+	tap fail "unwritable_reply_exits_2_and_says_why (rc $rc: $(head -c 200 "$tmp/full.err"))"
+fi
 if kill -0 "$pid" 2>/dev/null; then tap ok vfwd_stays_alive; else tap fail vfwd_stays_alive; fi
 echo "1..$n_tap"
 exit "$failed"
