@@ -23,7 +23,10 @@ for f in packet cli startup; do
 		echo "# $(grep -E 'DONE' "$tmp/$f.log" | tail -1)"
 		tap ok "fuzz_${f}_survives_${secs}s"
 	else
-		grep -E -A30 'ERROR|SUMMARY|deadly' "$tmp/$f.log" | head -40 | sed 's/^/# /'
+		# a fuzzer that died without libFuzzer's report (a timeout, a signal) shows its log's end
+		if ! grep -E -A30 'ERROR|SUMMARY|deadly' "$tmp/$f.log" | head -40 | sed 's/^/# /'; then
+			tail -n 20 "$tmp/$f.log" | sed 's/^/# /'
+		fi
 		cp "$tmp/$f.log" "${TOP:-$top}/build/fuzz_$f.log" 2>/dev/null || true
 		tap fail "fuzz_${f}_survives_${secs}s"
 	fi
