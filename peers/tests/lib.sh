@@ -150,11 +150,28 @@ dump_ok() { # NAME DIR FILE...: the dump names its backend and holds the files
 # on its port1 lands in tg_out1.pcap (and port0's in tg_out0.pcap).
 TG_PREFIX=""
 tg_start() { # LINK0_VDEV LINK1_VDEV
+	# A generator that never gives its prompt is stopped before the next try: left running, a
+	# vhost-user client keeps reconnecting to the lab's sockets and takes the next DUT's
+	# connection from tgen (a CI run lost a swap that way, 2026-12-05).
+	local try
+	on_exit "kill \$(cat '$T/tg-holder.pid')"
+	on_exit "tg_stop"
+	for try in 1 2 3; do
+		tg_launch "$@" && return 0
+		echo "# tg_start: try $try: the reference generator (testpmd) gave no prompt in" \
+			"$TG_WAITED s; the end of its log:" >&2
+		tail -n 20 "$T/tg.log" | sed 's/^/# /' >&2
+		tg_stop
+		kill "$(cat "$T/tg-holder.pid")" 2>/dev/null || true
+		rm -f "$T/tg.fifo"
+	done
+	return 1
+}
+tg_launch() { # LINK0_VDEV LINK1_VDEV: starts the generator; 0 once it gives its prompt
 	TG_PREFIX=peers-tg-$$
 	mkfifo "$T/tg.fifo"
 	setsid sleep 600 >"$T/tg.fifo" &
 	echo $! >"$T/tg-holder.pid"
-	on_exit "kill \$(cat '$T/tg-holder.pid')"
 	# The TG's forwarding lcore shares CPU 0 with its main lcore; the DUT gets CPU 1.
 	setsid stdbuf -o0 -e0 dpdk-testpmd --lcores 0@0,1@0 --main-lcore 0 --no-huge -m 512 \
 		--file-prefix "$TG_PREFIX" --no-pci \
@@ -163,18 +180,15 @@ tg_start() { # LINK0_VDEV LINK1_VDEV
 		-- -i --total-num-mbufs=16384 --no-flush-rx --nb-cores=1 --forward-mode=io \
 		--port-topology=paired <"$T/tg.fifo" >"$T/tg.log" 2>&1 &
 	echo $! >"$T/tg.pid"
-	on_exit "tg_stop"
 	# Its prompt comes after every port started and testpmd's link check (up to 9 s); on a
-	# loaded 2-core host that took over 20 s once, so it gets 60 s.
+	# loaded 2-core host that took over 20 s once, so it gets 40 s a try.
 	local i
-	for ((i = 0; i < 600; i++)); do
+	for ((i = 0; i < 400; i++)); do
 		grep -qs 'testpmd> ' "$T/tg.log" && return 0
 		kill -0 "$(cat "$T/tg.pid")" 2>/dev/null || break
 		sleep 0.1
 	done
-	echo "# tg_start: the reference generator (testpmd) gave no prompt in $((i / 10)) s;" \
-		"the end of its log:" >&2
-	tail -n 20 "$T/tg.log" | sed 's/^/# /' >&2
+	TG_WAITED=$((i / 10))
 	return 1
 }
 tg_cmd() { timeout 5 bash -c 'printf "%s\n" "$1" >"$2"' _ "$1" "$T/tg.fifo"; }
@@ -186,6 +200,8 @@ tg_stop() {
 		tg_cmd quit || true
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$pid" 2>/dev/null || true
+		# gone before anything else opens the sockets it was a client of
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	fi
 	rm -f "$T/tg.pid"
 	rm -rf "/var/run/dpdk/$TG_PREFIX"
