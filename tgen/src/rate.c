@@ -140,6 +140,13 @@ tgen_pacer_next(const struct tgen_pacer *p)
 	return p->start_tsc + (uint64_t)ceil((double)(p->sent + p->burst) * p->tsc_per_pkt);
 }
 
+/* The slots of the schedule due by TSC `now` (now > start_tsc). */
+static uint64_t
+pacer_target(const struct tgen_pacer *p, uint64_t now)
+{
+	return (uint64_t)((double)(now - p->start_tsc) / p->tsc_per_pkt);
+}
+
 /* A pacer further behind than it catches up skips all but one burst of what is due. */
 static uint64_t
 pacer_catch_up(struct tgen_pacer *p, uint64_t due)
@@ -161,7 +168,7 @@ tgen_pacer_due(struct tgen_pacer *p, uint64_t now)
 		return p->burst;
 	if (now <= p->start_tsc)
 		return 0;
-	target = (uint64_t)((double)(now - p->start_tsc) / p->tsc_per_pkt);
+	target = pacer_target(p, now);
 	if (target <= p->sent)
 		return 0;
 	due = pacer_catch_up(p, target - p->sent);
@@ -189,7 +196,7 @@ tgen_pacer_end(struct tgen_pacer *p, uint64_t last, uint64_t end)
 		return 0;
 	slots = tgen_pacer_slots(p, end - p->start_tsc);
 	if (last > p->start_tsc)
-		due_last = (uint64_t)((double)(last - p->start_tsc) / p->tsc_per_pkt);
+		due_last = pacer_target(p, last);
 	if (due_last > slots)
 		due_last = slots;
 	if (due_last > p->sent && due_last - p->sent >= p->burst) {

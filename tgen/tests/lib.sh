@@ -78,6 +78,16 @@ stop_dut() {
 	dut_pid=""
 }
 
+# vfwd_wait_cli: until vfwd answers on $tmp/cli.sock (20 s at most; the test's checks say
+# what failed when it never does)
+vfwd_wait_cli() {
+	for _ in $(seq 1 200); do
+		"$VFWDCTL" -s "$tmp/cli.sock" show version >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 tgen() { # tgen mode args... ; output in $tmp/tgen.out
 	"$TGEN" "${TG_EAL[@]}" -- "$@" >"$tmp/tgen.out" 2>&1
 }

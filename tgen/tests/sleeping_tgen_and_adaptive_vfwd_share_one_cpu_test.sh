@@ -28,10 +28,7 @@ ctl() { "$VFWDCTL" -s "$tmp/cli.sock" "$@"; }
 
 rc=0
 tgen link --dst-mac0 "$mac0" --dst-mac1 "$mac1" || rc=$?
-for _ in $(seq 1 100); do
-	ctl show version >/dev/null 2>&1 && break
-	sleep 0.2
-done
+vfwd_wait_cli || true
 check "tgen_connects_to_vfwd_and_vfwd_answers" test "$rc" -eq 0 -a -S "$tmp/cli.sock"
 
 # one_rate RATE SIZE DURATION: up to 3 tries until one is not stalled

@@ -68,10 +68,7 @@ for try in 1 2 3 4 5; do
 	setsid "$VFWD" -c "$tmp/startup.conf" >>"$tmp/dut.log" 2>&1 </dev/null &
 	dut_pid=$!
 	# tgen connects once vfwd is up (its CLI answers), not while vfwd starts its ports
-	for _ in $(seq 1 100); do
-		ctl show version >/dev/null 2>&1 && break
-		sleep 0.1
-	done
+	vfwd_wait_cli || true
 	rc=0
 	"$TGEN" -l 0 --no-huge -m 512 --no-pci --file-prefix "tg-$id" --log-level=5 \
 		--vdev "net_vhost0,iface=$tmp/port0.sock,client=1" --vdev net_null0 -- \
