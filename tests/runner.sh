@@ -37,13 +37,45 @@ record() { # test status seconds
 	if [ "$2" = FAIL ]; then failed=1; fi
 }
 
+# descendants PID: PID's process tree (pid, seconds running, state, command), a line each
+descendants() {
+	ps -e -o pid=,ppid=,etimes=,stat=,args= | awk -v root="$1" '
+		{ pid[NR] = $1; ppid[NR] = $2; line[NR] = $0 }
+		END {
+			keep[root] = 1
+			for (changed = 1; changed;) {
+				changed = 0
+				for (i = 1; i <= NR; i++)
+					if ((ppid[i] in keep) && !(pid[i] in keep)) { keep[pid[i]] = 1; changed = 1 }
+			}
+			for (i = 1; i <= NR; i++) if (pid[i] in keep) print substr(line[i], 1, 200)
+		}'
+}
+
+# A test that outlives its time gets, 5 s before the end, its process tree written to its log
+# (what it was waiting for), then timeout stops it.
+watch_test() { # PID LOG
+	sleep "$((timeout_s > 10 ? timeout_s - 5 : timeout_s))" 2>/dev/null || return 0
+	kill -0 "$1" 2>/dev/null || return 0
+	{
+		echo "# runner: still running after $((timeout_s > 10 ? timeout_s - 5 : timeout_s)) s of ${timeout_s} s; its processes (pid ppid seconds state command):"
+		descendants "$1" | sed 's/^/#   /'
+	} >>"$2"
+}
+
 for t in "$@"; do
 	name=$(basename "$t")
 	log=$logdir/$name.log
 	start=$(date +%s.%N)
 	set +e
-	timeout --kill-after=10 "$timeout_s" "$t" >"$log" 2>&1
+	timeout --kill-after=10 "$timeout_s" "$t" >"$log" 2>&1 &
+	tpid=$!
+	watch_test "$tpid" "$log" &
+	wpid=$!
+	wait "$tpid"
 	rc=$?
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
 	set -e
 	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
 	if grep -Eq '^(not )?ok [0-9]+' "$log"; then
@@ -54,7 +86,9 @@ for t in "$@"; do
 			"ok "*) record "$name: ${line#*- }" PASS "$secs" ;;
 			esac
 		done < <(grep -E '^(not )?ok [0-9]+' "$log")
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log"; then
+		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+			record "$name (timed out after ${timeout_s}s)" FAIL "$secs"
+		elif [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log"; then
 			record "$name (exit $rc)" FAIL "$secs"
 		fi
 	elif [ "$rc" -eq 0 ]; then
