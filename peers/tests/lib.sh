@@ -161,6 +161,12 @@ tg_start() { # LINK0_VDEV LINK1_VDEV
 		echo "# tg_start: try $try: the reference generator (testpmd) gave no prompt in" \
 			"$TG_WAITED s; the end of its log:" >&2
 		tail -n 20 "$T/tg.log" | sed 's/^/# /' >&2
+		# where its threads wait (the cause is not known yet: README, Known limits)
+		if command -v gdb >/dev/null && kill -0 "$(cat "$T/tg.pid")" 2>/dev/null; then
+			echo "# tg_start: its threads:" >&2
+			timeout 60 gdb -p "$(cat "$T/tg.pid")" -batch -ex "thread apply all bt 10" 2>&1 |
+				grep -E '^(Thread|#[0-9])' | cut -c1-160 | sed 's/^/#   /' >&2 || true
+		fi
 		tg_stop
 		kill "$(cat "$T/tg-holder.pid")" 2>/dev/null || true
 		rm -f "$T/tg.fifo"
