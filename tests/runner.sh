@@ -55,10 +55,11 @@ descendants() {
 # A test that outlives its time gets, 5 s before the end, its process tree written to its log
 # (what it was waiting for), then timeout stops it.
 watch_test() { # PID LOG
-	sleep "$((timeout_s > 10 ? timeout_s - 5 : timeout_s))" 2>/dev/null || return 0
+	local after=$((timeout_s > 10 ? timeout_s - 5 : timeout_s))
+	sleep "$after" 2>/dev/null || return 0
 	kill -0 "$1" 2>/dev/null || return 0
 	{
-		echo "# runner: still running after $((timeout_s > 10 ? timeout_s - 5 : timeout_s)) s of ${timeout_s} s; its processes (pid ppid seconds state command):"
+		echo "# runner: still running after $after s of ${timeout_s} s; its processes (pid ppid seconds state command):"
 		descendants "$1" | sed 's/^/#   /'
 	} >>"$2"
 }
