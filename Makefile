@@ -16,6 +16,8 @@ ifeq ($(DUT),vpp)
 override LAB_ARGS += --forwarder vpp
 endif
 export TOP VARIANT
+# Parallel jobs of the C builds (make forwarder, make tgen): one per CPU.
+JOBS ?= $(shell nproc)
 
 # Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
 # test last. A folder joins by having a `check` target.
@@ -25,13 +27,15 @@ RESULTS := $(TOP)/build/test-results.tsv
 # each works on a fresh machine: `$(call deps,FOLDER...)`.
 deps = @$(TOP)/scripts/install-deps $(1)
 
-.PHONY: help lab lab-down test forwarder plugins tgen images images-verify images-lock images-update bench \
+.PHONY: help lab lab-down test test-all forwarder plugins tgen images images-verify images-lock images-update bench \
 	bench-tgen bench-peers relocs swap dump deps format lint clean
 
 help:
 	@echo "make lab            boot the b2b lab (TG + DUT VMs) and run the reference NDR benchmark"
 	@echo "make lab-down       remove everything make lab created"
-	@echo "make test           run every test suite (unit first, VM smoke last)"
+	@echo "make test           what CI runs: the build phase, then every suite (unit first, VMs last)"
+	@echo "make test-all       make test, then long fuzzing, fwdstat under ASan, the 200k/2M-route suites, scratch image rebuilds"
+	@echo "lab/fwdlab cache list|verify|clean   the build cache (TRex, VPP, images, DPDK examples, .debs)"
 	@echo "make forwarder      build vfwd, vfwdctl, libvfwd.so, plugins into build/vfwd/\$$VARIANT"
 	@echo "make tgen           build the traffic generator into build/tgen"
 	@echo "make images         build the DUT and TG VM images into images/out (exactly images/*/packages.lock)"
@@ -48,7 +52,8 @@ deps:
 
 forwarder:
 	$(call deps,forwarder)
-	$(MAKE) -C forwarder VARIANT=$(VARIANT) all plugins
+	$(MAKE) -C forwarder -j$(JOBS) VARIANT=$(VARIANT) all
+	$(MAKE) -C forwarder VARIANT=$(VARIANT) plugins
 
 plugins:
 	$(call deps,forwarder forwarder/plugins/example-rs)
@@ -61,7 +66,7 @@ relocs:
 
 tgen:
 	$(call deps,tgen)
-	$(MAKE) -C tgen
+	$(MAKE) -C tgen -j$(JOBS)
 
 # The DUT and TG images build side by side (separate work folders; the .deb cache is
 # written by atomic renames): 190 s instead of 249 s on an idle 2-core host (README).
@@ -91,6 +96,8 @@ bench-tgen: forwarder tgen
 	@if trex/build.sh --print >/dev/null 2>&1; then $(MAKE) -C trex bench; \
 	else echo "bench-tgen: no TRex build (make -C trex build): TRex left out"; fi
 
+# Every DUT backend side by side (peers/bench: it builds the DPDK examples and pcaptool, reserves
+# 2 MiB hugepages and gives them back); BENCH_ARGS="--gen pcap --repeat 1" for a short run.
 bench-peers: forwarder tgen
 	$(call deps,peers)
 	$(MAKE) -C peers bench
@@ -109,19 +116,73 @@ swap: $(if $(DUT_BUILD),,forwarder)
 dump:
 	lab/fwdlab dump $(LAB_ARGS)
 
+# `make test`: what CI runs. The Debian packages; the build cache checked in full (a corrupt
+# entry is removed, and rebuilt by the build that needs it); then the build phase, every program the
+# suites use built once, side by side where they do not depend on each other (TRex, VPP and
+# the VM images from the build cache, scripts/cache, or built into it); then each suite's
+# check in SUITES order; then the summary (totals, skips, failures, the 15 slowest tests).
 test:
 	$(call deps)
-	@mkdir -p build && rm -f $(RESULTS)
+	@mkdir -p build && rm -f $(RESULTS) $(TOP)/build/test-builds.tsv $(TOP)/build/test-suites.tsv
+	@echo "==== the build cache: every entry hashed against its manifest (scripts/cache verify)"
+	@scripts/cache verify | grep -v '^ok ' || true
+	@t0=$$(date +%s); $(MAKE) --no-print-directory -k -j2 test-builds || true; \
+		echo "==== build phase: $$(($$(date +%s) - t0)) s"
 	@for s in $(SUITES); do \
 		[ -f $$s/Makefile ] || continue; \
 		grep -q '^check:' $$s/Makefile || continue; \
-		echo "==== suite $$s"; \
+		echo "==== suite $$s"; t0=$$(date +%s); \
 		if ! $(MAKE) --no-print-directory -C $$s check; then \
 			grep -q "^$$s	" $(RESULTS) 2>/dev/null || \
 				printf '%s\t%s\tFAIL\t0\n' "$$s" "make check (build or setup failed)" >>$(RESULTS); \
 		fi; \
+		printf '%s\t%s\n' "$$s" "$$(($$(date +%s) - t0))" >>$(TOP)/build/test-suites.tsv; \
 	done
 	@tests/summary.sh $(RESULTS)
+
+# `make test-all`: `make test`, then what is too slow for CI: each fuzzer for
+# TEST_ALL_FUZZ_SECONDS (forwarder's three, fwdstat's two), fwdstat's script tests against an
+# ASan/UBSan build, fwdstat's trend and bisect campaigns on the host topology (check-long), the
+# lab across two libvirt hosts (tests check-vm-long), CSIT's 200k and 2M-route suites on the host topology
+# (tests/long/), and both images rebuilt from scratch and compared byte for byte.
+TEST_ALL_FUZZ_SECONDS ?= 600
+test-all: test
+	@rc=0; \
+	$(MAKE) --no-print-directory -C forwarder check-fuzz FUZZ_SECONDS=$(TEST_ALL_FUZZ_SECONDS) || rc=1; \
+	$(MAKE) --no-print-directory -C lab/fwdstat fuzz FUZZ_SECONDS=$(TEST_ALL_FUZZ_SECONDS) || rc=1; \
+	$(MAKE) --no-print-directory -C lab/fwdstat check-asan || rc=1; \
+	$(MAKE) --no-print-directory -C lab/fwdstat check-long || rc=1; \
+	$(MAKE) --no-print-directory -C tests check-vm-long || rc=1; \
+	tests/runner.sh --suite test-all --timeout 7200 -- $(wildcard $(TOP)/tests/long/*.sh) || rc=1; \
+	$(MAKE) --no-print-directory -C images verify SCRATCH=1 || rc=1; \
+	tests/summary.sh $(RESULTS) && exit $$rc
+
+# The build phase (tests/build-step times each one and fails `make test` naming it). Run with
+# -j2: the forwarder first (the longest C build; it builds peers' pcaptool, which its tests and
+# example-rs's use), TRex and VPP (each -j2 under nice 19) beside the C programs, the images
+# once their payloads are there.
+TEST_BUILDS := tb-forwarder tb-vpp tb-tgen tb-fwdstat tb-example-rs tb-trex tb-peers \
+	tb-images tb-images-field
+.PHONY: test-builds $(TEST_BUILDS)
+test-builds: $(TEST_BUILDS)
+tb-forwarder:
+	@tests/build-step forwarder $(MAKE) -C forwarder test-build
+tb-example-rs: tb-forwarder
+	@tests/build-step example-rs $(MAKE) -C forwarder/plugins/example-rs test-build
+tb-tgen:
+	@tests/build-step tgen $(MAKE) -C tgen test-build
+tb-fwdstat:
+	@tests/build-step fwdstat $(MAKE) -C lab/fwdstat test-build
+tb-peers: tb-forwarder tb-vpp
+	@tests/build-step peers $(MAKE) -C peers test-build
+tb-trex:
+	@tests/build-step trex $(MAKE) -C trex test-build
+tb-vpp:
+	@tests/build-step vpp bash -c 'for v in default verB; do peers/vpp/build --variant $$v >/dev/null || exit 1; done'
+tb-images: tb-forwarder tb-example-rs tb-tgen
+	@tests/build-step images $(MAKE) images
+tb-images-field: tb-images tb-trex tb-vpp
+	@tests/build-step images-field $(MAKE) images TG=trex DUT=vpp
 
 format:
 	$(call deps,scripts)

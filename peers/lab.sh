@@ -11,9 +11,9 @@ PEERS_BACKEND=$PEERS_LAB_DIR/backend
 # lab swaps vfwd as a build folder (the peers' vfwd backend exists for peers/bench).
 peer_names() { "$PEERS_BACKEND" list | grep -vx vfwd; }
 
-# dut_spec_is_peer SPEC: SPEC is peer:NAME or vpp:NAME (a path that starts so is written
-# ./peer:NAME).
-dut_spec_is_peer() { [[ $1 == peer:* || $1 == vpp:* ]]; }
+# dut_spec_is_peer SPEC: SPEC is peer:NAME, vpp:NAME or vpp-plugin:FILE.so (a path that starts
+# so is written ./peer:NAME).
+dut_spec_is_peer() { [[ $1 == peer:* || $1 == vpp:* || $1 == vpp-plugin:* ]]; }
 
 # VPP builds by name: vpp:NAME is the install tree $VPP_BUILDS/NAME (default build/vpp/NAME,
 # which peers/vpp/build links to its cache: default, bsymbolic, hidden, verB, example).
@@ -36,10 +36,17 @@ vpp_spec_prefix() {
 		return 0
 	fi
 	d=$(vpp_builds_dir)/$b
+	case "$b" in
+	default | bsymbolic | hidden | verB | example)
+		# A variant of peers/vpp/build, linked as build/vpp/NAME to a checked cache entry:
+		# when the link is missing or dangling, built (or taken from the cache) now, with
+		# progress on stderr (about 11 min on 2 idle cores the first time).
+		if [ ! -x "$d/bin/vpp" ] || [ ! -f "$d/MANIFEST" ]; then
+			say "$1: building VPP ($b) with peers/vpp/build"
+			"$PEERS_LAB_DIR/vpp/build" --variant "$b" >/dev/null || die "$1: building VPP ($b) failed (above)"
+		fi ;;
+	esac
 	if [ ! -x "$d/bin/vpp" ]; then
-		if [ "$b" = default ]; then
-			die "$1: no VPP build in $d (build it: peers/vpp/build; about 11 min on 2 idle cores, far longer under load)"
-		fi
 		die "$1: no VPP build named $b in $(vpp_builds_dir) (builds there: $(vpp_build_names | tr '\n' ' ')); peers/vpp/build --variant V links default, bsymbolic, hidden, verB, example; or link an install tree there)"
 	fi
 	readlink -f "$d"
@@ -48,6 +55,11 @@ vpp_spec_prefix() {
 # peer_spec_name SPEC: the NAME of peer:NAME, or dies naming the choices.
 peer_spec_name() {
 	local name=${1#peer:} choices
+	# vpp-plugin:FILE.so: a plugin for the running VPP, checked (the name keeps its full path).
+	if [[ $name == vpp-plugin:* ]]; then
+		echo "vpp-plugin:$(vpp_plugin_file "$name")"
+		return 0
+	fi
 	# vpp:NAME and peer:vpp:NAME: a VPP build by name (its name is the peer's name).
 	if [[ $name == vpp:* ]]; then
 		[[ ${name#vpp:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ||
@@ -91,10 +103,165 @@ peer_config_from_cli() {
 peer_needs_build() {
 	case "$1" in
 	vpp | vpp:*) vpp_spec_prefix "$1" >/dev/null ;;
+	vpp-plugin:*) ;; # the running VPP's build
 	l3fwd | l3fwd-graph)
 		[ -x "${PEERS_BIN:-$TOP/build/peers/bin}/$1" ] && return 0
 		say "building DPDK's $1 example (peers/build-examples $1)"
 		"$PEERS_LAB_DIR/build-examples" "$1" >&2 || die "peers/build-examples $1 failed"
 		;;
 	esac
+}
+
+# ---- vpp-plugin:FILE.so: one VPP plugin built elsewhere, swapped into the running VPP ---------
+# The lab's side of `fwdlab swap vpp-plugin:FILE.so` for both topologies (host: the vpp
+# backend's `vpp-plugin` config key; b2b: the DUT VM's /opt/vpp/fwdlab, topologies/b2b/vpp.sh).
+# A plugin is known by its file name (VPP's own name for it) and its sha256; its enable lines
+# come from FILE.cli beside it (build-plugin writes one) or `--enable NODE` (PLUGIN_ENABLE):
+# `set interface feature port0 NODE arc ip4-unicast` and port1. The plugin node is the word
+# before `arc` of the first such line.
+
+# vpp_plugin_file SPEC: the .so of vpp-plugin:FILE.so (or peer:vpp-plugin:FILE.so) as an
+# absolute path, or dies: a missing file, not a .so, not a VPP plugin.
+vpp_plugin_file() {
+	local f=${1#peer:}
+	f=${f#vpp-plugin:}
+	[ -n "$f" ] || die "$1: vpp-plugin:FILE.so takes the path of a VPP plugin (a .so)"
+	[[ $f == *.so ]] || die "$1: $f is not a .so (vpp-plugin:FILE.so takes a VPP plugin)"
+	[ -f "$f" ] || die "$1: $f: no such file"
+	f=$(readlink -f "$f")
+	[[ $(basename "$f") =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*\.so$ ]] ||
+		die "$1: $(basename "$f"): a plugin's file name is letters, digits and . _ + - (VPP knows a plugin by it)"
+	readelf -SW "$f" 2>/dev/null | grep -qE '\.vlib_plugin_(registration|r2)\b' ||
+		die "$1: $f is not a VPP plugin (no .vlib_plugin_registration section: VPP would not load it)"
+	printf '%s\n' "$f"
+}
+
+# vpp_plugin_enable_lines SO: the CLI lines that enable its feature: --enable NODE (PLUGIN_ENABLE)
+# on both ports, else SO.cli's lines; dies when neither gives a `set interface feature` line.
+vpp_plugin_enable_lines() {
+	local so=$1 cli=${1%.so}.cli lines
+	if [ -n "${PLUGIN_ENABLE:-}" ]; then
+		[[ $PLUGIN_ENABLE =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] ||
+			die "--enable $PLUGIN_ENABLE: a VPP node name (letters, digits, - _ .)"
+		printf 'set interface feature port%s %s arc ip4-unicast\n' 0 "$PLUGIN_ENABLE" 1 "$PLUGIN_ENABLE"
+		return 0
+	fi
+	[ -f "$cli" ] ||
+		die "vpp-plugin:$so: no enable lines: give its feature's CLI lines in $(basename "$cli") beside it (e.g. set interface feature port0 NODE arc ip4-unicast; build-plugin writes one) or --enable NODE"
+	lines=$(grep -v '^[[:space:]]*\(#\|$\)' "$cli" || true)
+	[ -n "$(vpp_feature_node <<<"$lines")" ] ||
+		die "vpp-plugin:$so: $cli has no enable line (set interface feature PORT NODE arc ARC); give one there or --enable NODE"
+	printf '%s\n' "$lines"
+}
+
+# vpp_feature_node: the node of the first `set interface feature PORT NODE arc ARC` line on stdin
+vpp_feature_node() {
+	awk '$1 == "set" && $2 == "interface" && $3 == "feature" && $6 == "arc" && $8 != "disable" {
+		print $5; exit }'
+}
+
+# vpp_plugin_reg_version SO: the version the plugin was built for (its registration's
+# `version`, VPP_BUILD_VER of the headers it was built against); nothing for an r2 registration.
+vpp_plugin_reg_version() {
+	local tmp
+	tmp=$(mktemp)
+	if objcopy -O binary --only-section=.vlib_plugin_registration "$1" "$tmp" 2>/dev/null &&
+		[ -s "$tmp" ]; then
+		# vlib_plugin_registration_t: a byte of flags, then char version[64]
+		head -c 65 "$tmp" | tail -c 64 | tr '\0' '\n' | head -n 1
+	fi
+	rm -f "$tmp"
+}
+
+# vpp_show_version_ver TEXT: "26.06-release" of "vpp v26.06-release built by ..." (show version,
+# vpp --version, build-info.json's version).
+vpp_show_version_ver() { awk '$1 == "vpp" { sub(/^v/, "", $2); print $2; exit }' <<<"$1"; }
+
+# vpp_prefix_version PREFIX: the version line of an install tree (build-info.json, else its vpp).
+vpp_prefix_version() {
+	local v lib
+	v=$(jq -r '.version // ""' "$1/build-info.json" 2>/dev/null) || v=""
+	if [ -z "$v" ]; then
+		lib=$(dirname "$(find "$1/lib" -maxdepth 2 -name 'libvppinfra.so*' -print -quit)")
+		v=$(LD_LIBRARY_PATH=$lib "$1/bin/vpp" --version 2>/dev/null | head -n 1) || v=""
+	fi
+	printf '%s\n' "$v"
+}
+
+# vpp_plugin_stage SPEC DIR: the plugin checked and staged: DIR/FILE.so, DIR/FILE.cli (its
+# enable lines), DIR/plugin.json {file, sha256, node, version, source, enable}.
+vpp_plugin_stage() {
+	local so dir=$2 file lines
+	so=$(vpp_plugin_file "$1")
+	lines=$(vpp_plugin_enable_lines "$so")
+	file=$(basename "$so")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$so" "$dir/$file"
+	printf '%s\n' "$lines" >"$dir/${file%.so}.cli"
+	jq -n --arg f "$file" --arg s "$(sha256sum "$dir/$file" | cut -d' ' -f1)" \
+		--arg n "$(vpp_feature_node <<<"$lines")" --arg v "$(vpp_plugin_reg_version "$so")" \
+		--arg src "$so" --arg e "$lines" \
+		'{file: $f, sha256: $s, node: $n, version: $v, source: $src,
+		  enable: ($e | split("\n") | map(select(. != "")))}' >"$dir/plugin.json"
+}
+
+# vpp_plugin_fits DIR VERSION_LINE: the staged plugin was built for this VPP (the headers'
+# VPP_BUILD_VER is the version `show version` prints), or dies naming both.
+vpp_plugin_fits() {
+	local want have file
+	file=$(jq -r .file "$1/plugin.json")
+	have=$(jq -r .version "$1/plugin.json")
+	want=$(vpp_show_version_ver "$2")
+	[ -n "$have" ] || return 0 # an r2 registration: show plugins is checked after the start
+	[ -n "$want" ] || die "swap vpp-plugin:$file: cannot tell the running VPP's version ('$2')"
+	[ "$have" = "$want" ] ||
+		die "swap vpp-plugin:$file: built against VPP $have's headers, but the DUT's VPP is $want ($2): rebuild it against this VPP (peers/vpp/plugins/build-plugin --prefix ...)"
+}
+
+# vpp_plugin_verify DIR CTL...: the plugin staged in DIR runs in the VPP that CTL (a command
+# taking VPP CLI words) talks to: `show plugins` lists it with this VPP's version, and each of
+# its enable lines' nodes is on its port's arc (`show interface features PORT`). Prints what it
+# saw, one line; fails with the reason on stderr.
+vpp_plugin_verify() {
+	local dir=$1 file node ver plugins line port arc feats
+	local -a w
+	shift
+	file=$(jq -r .file "$dir/plugin.json")
+	node=$(jq -r .node "$dir/plugin.json")
+	plugins=$("$@" show plugins) || { echo "show plugins failed" >&2; return 1; }
+	ver=$(awk -v f="$file" '$1 ~ /^[0-9]+\.$/ && $2 == f { print $3; exit }' <<<"$plugins")
+	if [ -z "$ver" ]; then
+		echo "show plugins does not list $file (VPP did not load it)" >&2
+		return 1
+	fi
+	local want
+	want=$(vpp_show_version_ver "$("$@" show version)")
+	if [ "$ver" != "$want" ]; then
+		echo "show plugins lists $file as version $ver, but VPP is $want: built against another VPP" >&2
+		return 1
+	fi
+	local ports=()
+	while read -r line; do
+		read -r -a w <<<"$line"
+		[ "${w[0]:-} ${w[1]:-} ${w[2]:-} ${w[5]:-}" = "set interface feature arc" ] || continue
+		[ "${w[7]:-}" != disable ] || continue
+		port=${w[3]} arc=${w[6]}
+		feats=$("$@" show interface features "$port") || { echo "show interface features $port failed" >&2; return 1; }
+		if ! awk -v arc="$arc:" -v n="${w[4]}" '$0 == arc { on = 1; next } on && /^[^ ]/ { on = 0 }
+			on && $1 == n { found = 1 } END { exit !found }' <<<"$feats"; then
+			echo "${w[4]} is not on $port's $arc arc (show interface features $port)" >&2
+			return 1
+		fi
+		ports+=("$port")
+	done < <(jq -r '.enable[]' "$dir/plugin.json")
+	echo "show plugins lists $file (version $ver); $node is on the arc of ${ports[*]}"
+}
+
+# vpp_tree_plugins_json PREFIX: [{file, sha256, node}] of an install tree's own plugins
+# (build-plugin --tree: its build-info.json's fwdlab_plugins), [] for none.
+vpp_tree_plugins_json() {
+	jq -c '[.fwdlab_plugins[]? | {file, sha256, node: ((.enable // [])
+		| map(split(" ") | select(.[0] == "set" and .[2] == "feature" and .[5] == "arc") | .[4])
+		| first)}]' "$1/build-info.json" 2>/dev/null || echo '[]'
 }

@@ -31,23 +31,18 @@ bg() {
 
 # bg_wait NAME SECONDS: waits for bg NAME to end, prints its exit status (999: still runs).
 bg_wait() {
-	local i
-	for ((i = 0; i < $2 * 5; i++)); do
-		if [ -s "$tmp/$1.rc" ]; then cat "$tmp/$1.rc"; return 0; fi
-		sleep 0.2
-	done
-	echo 999
+	if poll_until "$2" "the background $1 to end ($tmp/$1.rc)" test -s "$tmp/$1.rc"; then
+		cat "$tmp/$1.rc"
+	else
+		echo 999
+	fi
 }
 
-# wait_for SECONDS CMD...: polls CMD every 0.2 s.
+# wait_for SECONDS CMD...: poll_until (tests/lib/tap.sh) with CMD as what it waits for.
 wait_for() {
-	local i n=$(($1 * 5))
+	local secs=$1
 	shift
-	for ((i = 0; i < n; i++)); do
-		if "$@" 2>/dev/null; then return 0; fi
-		sleep 0.2
-	done
-	return 1
+	poll_until "$secs" "$*" "$@"
 }
 
 # campaign KIND: the campaign folder of that kind under $tmp/results (the newest).
@@ -68,6 +63,25 @@ trial_started() {
 	[ -n "$d" ] && [ -s "$d/trials/.count" ]
 }
 
+# trial_sending NAME: run NAME's first trial is sending: trial-hook pre, which counts the trial
+# and clears vfwd's runtime and errors before it, has ended (tgen starts the trial as it returns).
+# The hook runs as "[/bin/]sh [-c ]PATH/trial-hook pre DIR ..."; the pattern is anchored so that
+# it does not match tgen itself, whose arguments name the hook too (--pre-trial).
+trial_sending() {
+	local d
+	d=$(run_dir "$1")
+	[ -n "$d" ] && [ -s "$d/trials/.count" ] &&
+		! pgrep -f "^[^ ]*sh( -c)? [^ ]*trial-hook pre $d/trials" >/dev/null
+}
+
+# trial_sent_1s NAME: run NAME's trial (fwdlab run) has sent for a second: tgen printed its
+# progress line for second 1 (it prints one a second of the trial, flushed, into tgen.log.tmp).
+trial_sent_1s() {
+	local d
+	d=$(run_dir "$1")
+	[ -n "$d" ] && grep -qsE '^ +1s +tx ' "$d/tgen.log.tmp" "$d/tgen.log"
+}
+
 status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
 
 # sums DIR...: sha256 of every file under the run folders, with paths, sorted.
@@ -84,15 +98,11 @@ our_procs() {
 		grep -vx -e "$$" -e "$BASHPID" || true
 }
 
-# leftovers: what the lab left of itself, after 5 s for processes on their way out.
+# leftovers: what the lab left of itself, after up to 5 s for processes on their way out.
+nothing_left() { [ -z "$(leftovers_now)" ]; }
 leftovers() {
-	local i left
-	for i in 1 2 3 4 5 6; do
-		left=$(leftovers_now)
-		if [ -z "$left" ] || [ "$i" -eq 6 ]; then break; fi
-		sleep 1
-	done
-	[ -z "$left" ] || printf '%s\n' "$left"
+	poll_until 5 "the lab's processes, sockets and files to be gone" nothing_left || true
+	leftovers_now
 }
 
 # leftovers_now: what the lab left of itself: processes, sockets, DPDK runtime and hugepage

@@ -48,7 +48,8 @@ before=$(sums "$camp/A-udp64" "$r2")
 bg run "$top/lab/fwdlab" --topology host run --rate 3000 --duration 4 --run killed
 wait_for 60 trial_started killed || true
 rk=$(run_dir killed)
-sleep 1
+poll_until 10 "the run's trial to have sent for 1 s (tgen's progress line)" \
+	trial_sent_1s killed || true
 victim=$(cat "$FWDLAB_STATE/tgen.pid" 2>/dev/null || echo none)
 kill -KILL "$victim" 2>/dev/null || true
 rc=$(bg_wait run 60)

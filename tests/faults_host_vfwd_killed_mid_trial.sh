@@ -22,8 +22,10 @@ wait_for 120 trial_started A-udp128 || true
 camp=$(campaign sweep)
 r2=$camp/A-udp128
 check "the sweep reached run 2's first trial" trial_started A-udp128
+# the kill lands in the trial, not in the hook that clears vfwd's counters before it
+poll_until 10 "run 2's first trial to be sending (its pre-trial hook ended)" \
+	trial_sending A-udp128 || true
 victim=$(cat "$FWDLAB_STATE/vfwd.pid")
-sleep 0.5
 kill -KILL "$victim"
 rc=$(bg_wait sweep 180)
 sed 's/^/# /' "$tmp/sweep.out" | grep -E 'fwdlab:|^# \|' | head -n 20
@@ -65,8 +67,9 @@ bg run "$top/lab/fwdlab" --topology host run --rate 3000 --duration 4 --run kill
 wait_for 60 trial_started killed || true
 rk=$(run_dir killed)
 check "the run reached its trial" trial_started killed
+poll_until 10 "the run's trial to have sent for 1 s (tgen's progress line)" \
+	trial_sent_1s killed || true
 victim=$(cat "$FWDLAB_STATE/vfwd.pid")
-sleep 1
 kill -KILL "$victim"
 rc=$(bg_wait run 120)
 sed 's/^/# /' "$tmp/run.out" | grep 'fwdlab:' || true

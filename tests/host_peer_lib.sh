@@ -38,6 +38,11 @@ stage() {
 
 lab_up() { stage "fwdlab up (vfwd as the DUT)" lab up; }
 
+# tg_links_up: the reference generator's ports 1 and 2 (the lab's sockets) came up
+tg_links_up() {
+	grep -q 'Port 1: link state change' "$T/tg.log" && grep -q 'Port 2: link state change' "$T/tg.log"
+}
+
 # peer_forwards NAME EXPECT
 peer_forwards() {
 	local name=$1 expect=$2 dir meta json
@@ -79,7 +84,7 @@ peer_forwards() {
 # peer_capture NAME EXPECT: a testpmd generator in tgen's place (vhost-user client of the
 # lab's sockets, or af_packet on the lab's veths for linux) plays the reference frames.
 peer_capture() {
-	local name=$1 expect=$2 cfg=$FWDLAB_STATE/peer/config v0 v1 i
+	local name=$1 expect=$2 cfg=$FWDLAB_STATE/peer/config v0 v1
 	[ -s "$T/in0.pcap" ] || make_pcaps 64
 	rm -f "$T"/tg_out*.pcap "$T/tg.fifo" "$T/tg.log"
 	if [ "$name" = linux ]; then
@@ -96,11 +101,8 @@ peer_capture() {
 			return 0
 		}
 		# Both links up: the DUT took this client (as it takes each tgen).
-		for ((i = 0; i < 300; i++)); do
-			grep -q 'Port 1: link state change' "$T/tg.log" &&
-				grep -q 'Port 2: link state change' "$T/tg.log" && break
-			sleep 0.1
-		done
+		poll_until 30 "the DUT to take the reference generator's two vhost-user links ('Port 1/2: link state change' in $T/tg.log)" \
+			tg_links_up || true
 	fi
 	tg_cmd start
 	wait_frames "$T/tg_out1.pcap" "$N_FWD" 30 || true

@@ -20,12 +20,11 @@ stage "up" quiet lab up || exit 1
 setsid "$top/lab/fwdlab" --topology host sweep --sizes 64,128,256 --max-rate 2000 \
 	--trial-duration 1 --final-duration 1 >"$tmp/first.txt" 2>&1 &
 pid=$!
-camp=""
-for ((i = 0; i < 600; i++)); do
-	camp=$(find "$tmp/results" -mindepth 1 -maxdepth 1 -type d -name '*-host-sweep-*' 2>/dev/null || true)
-	if [ -n "$camp" ] && [ -s "$camp/A-udp128/meta.json" ]; then break; fi
-	sleep 0.2
-done
+# sweep_campaign: the sweep's campaign folder (empty until there is one)
+sweep_campaign() { find "$tmp/results" -mindepth 1 -maxdepth 1 -type d -name '*-host-sweep-*' 2>/dev/null || true; }
+second_run_started() { [ -s "$(sweep_campaign)/A-udp128/meta.json" ]; }
+poll_until 120 "the sweep's second run (A-udp128/meta.json)" second_run_started || true
+camp=$(sweep_campaign)
 check "the sweep reached its second run" test -s "$camp/A-udp128/meta.json"
 kill -TERM -- -"$pid" 2>/dev/null || true
 rc=0

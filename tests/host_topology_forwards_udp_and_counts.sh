@@ -75,11 +75,14 @@ fi
 "$top/lab/fwdlab" --topology host run --label ci --run interrupted --rate 10000 --duration 60 \
 	>"$tmp/int.log" 2>&1 &
 bg=$!
-for _ in $(seq 1 30); do
-	[ -s "$(find "$tmp/results" -path '*/interrupted/meta.json' -print -quit)" ] && break
-	sleep 1
-done
-sleep 3
+# interrupted_sending: the run's trial has sent for a second (tgen's progress line for second 1)
+interrupted_sending() {
+	local d
+	d=$(find "$tmp/results" -path '*/interrupted/meta.json' -printf '%h\n' -quit)
+	[ -n "$d" ] && grep -qsE '^ +1s +tx ' "$d/tgen.log.tmp" "$d/tgen.log"
+}
+poll_until 60 "the run to be interrupted to have sent for 1 s (tgen's progress line)" \
+	interrupted_sending || true
 kill -TERM "$bg" 2>/dev/null || true
 wait "$bg" || true
 grep -v '^VHOST' "$tmp/int.log" | tail -n 5 | sed 's/^/# /'

@@ -56,7 +56,8 @@ mkdir -p /run/sshd
 /usr/sbin/sshd -f "$tmp/sshd_config" -E "$tmp/sshd.log"
 FWDLAB_NO_INSTALL=1 lab host-setup >/dev/null 2>&1 || true
 uri="qemu+ssh://root@127.0.0.1:$port/system?keyfile=$tmp/client_key&no_verify=1"
-for _ in $(seq 50); do virsh -c "$uri" version >/dev/null 2>&1 && break; sleep 0.2; done
+poll_until 10 "libvirt over qemu+ssh through the test's sshd (virsh -c URI version)" \
+	virsh -c "$uri" version || true
 check "libvirt answers over qemu+ssh through the test's sshd on 127.0.0.1:$port" \
 	eval 'virsh -c "$uri" version >/dev/null'
 check "the test's sshd listens on loopback only" \
@@ -119,22 +120,62 @@ check "graph draws both links as UDP tunnels" \
 	eval '[ "$(lab --topology b2b graph --format dot | grep -c "UDP tunnel 127.0.0.1:")" -eq 2 ]'
 
 # ---- traffic through the tunnels ---------------------------------------------------------
-# The kernel's count of UDP datagrams dropped because a socket's receive buffer was full
-# (QEMU's socket netdev reads a tunnel only when its guest has room: under TCG a guest can
-# fall behind by more than the default 208 KiB buffer, about 140 frames of 1500 bytes).
+# Where a frame of the trial can be lost on this path: QEMU's socket netdev reads a tunnel
+# socket only while its guest has room (it never drops a frame itself), so a guest that falls
+# behind (TCG) leaves datagrams in its tunnel socket's kernel buffer (net.core.rmem_default,
+# 208 KiB: about 140 frames of 1500 bytes), and the kernel drops what does not fit, counting
+# each drop on that socket (the drops column of /proc/net/udp) and in Udp RcvbufErrors
+# (/proc/net/snmp). Sending loses none: QEMU holds a frame its socket cannot send yet, and on
+# loopback a datagram goes straight to the receiving socket (through the CPU's backlog, whose
+# overflow the kernel counts in /proc/net/softnet_stat: printed below, 0 at 1000 pps). Besides
+# those drops, a frame is lost only when tgen's own port refused it (trial.tx_refused, never
+# sent) or vfwd dropped it (counted in its show errors, printed below; none expected). So the
+# trial's loss is exactly the drops at the two sockets its frames enter, the DUT's end of
+# link0 (tport + 1: tg.port0 -> dut.port0) and the TG's end of link1 (tport + 2: dut.port1 ->
+# tg.port1), plus what tgen refused.
+# Measured with the machine-wide RcvbufErrors (2026-12-02, TCG, 2-core host, lab/README.md
+# "Labs across hosts"): lost 45 of 2994, 173 of 2993, 0 of 2983 and 66 of 2994 (CI), and the
+# kernel counted exactly that many drops in each. The per-socket counters make the count this
+# lab's own: another lab's or program's UDP drops on the machine do not enter it. (The run's
+# warm-up frames, 1 per 10 ms, and the ARP exchange cross these sockets too, before the trial
+# loads the path; one of them dropped would show here as one drop more than the loss.)
 rcvbuf_errors() { awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $6 }' /proc/net/snmp; }
-rb0=$(rcvbuf_errors)
+# backlog_drops: frames the kernel dropped from a full per-CPU backlog, every CPU
+backlog_drops() { local n=0 x; while read -r _ x _; do n=$((n + 16#$x)); done </proc/net/softnet_stat; echo "$n"; }
+# tunnel_drops PORT: the drops the kernel counted at the UDP socket bound to 127.0.0.1:PORT
+# ("none" when no socket is bound there)
+tunnel_drops() {
+	awk -v a="$(printf '0100007F:%04X' "$1")" '$2 == a { d += $13; n++ }
+		END { if (n) print d; else print "none" }' /proc/net/udp
+}
+declare -A d0 d1
+for p in "$tport" $((tport + 1)) $((tport + 2)) $((tport + 3)); do d0[$p]=$(tunnel_drops "$p"); done
+rb0=$(rcvbuf_errors) bl0=$(backlog_drops)
 stage "a run through the tunnels" eval 'lab --topology b2b run --smoke --label xhost --rate 1000 \
 	--duration 3 --run tunnel >"$tmp/run.out" 2>&1' || tail -n 20 "$tmp/run.out" | sed 's/^/# /'
-rb=$(($(rcvbuf_errors) - rb0))
+rb=$(($(rcvbuf_errors) - rb0)) bl=$(($(backlog_drops) - bl0))
+for p in "$tport" $((tport + 1)) $((tport + 2)) $((tport + 3)); do d1[$p]=$(tunnel_drops "$p"); done
+# sock_drops PORT: the socket's drops during the run (-1: no socket bound there, before or after)
+sock_drops() {
+	if [ "${d0[$1]}" = none ] || [ "${d1[$1]}" = none ]; then echo -1; else echo $((d1[$1] - d0[$1])); fi
+}
+fwd_in=$(sock_drops $((tport + 1))) fwd_back=$(sock_drops $((tport + 2)))
 run=$(find "$FWDLAB_RESULTS" -mindepth 2 -maxdepth 2 -type d -name 'tunnel*' -print -quit)
-read -r tx rx < <(jq -r '"\(.trial.tx_packets) \(.trial.rx_packets)"' "$run/tgen.json" 2>/dev/null || echo "0 0")
-echo "#   tgen tx $tx, rx $rx, lost $((tx - rx)); the kernel's UDP receive-buffer drops in the run: $rb"
-# (lost here: 45 of 2994 and 173 of 2993 in two runs under TCG, each one a receive-buffer drop)
-check "the run is complete and tgen got its frames back (rx $rx > 0, at least half of tx $tx)" \
-	eval '[ "$(jq -r .status "$run/meta.json")" = complete ] && [ "$rx" -gt 0 ] && [ $((rx * 2)) -ge "$tx" ]'
-check "every frame lost ($((tx - rx))) was one the kernel dropped from a full tunnel socket buffer ($rb)" \
-	[ $((tx - rx)) -le "$rb" ]
+read -r tx rx refused < <(jq -r '"\(.trial.tx_packets) \(.trial.rx_packets) \(.trial.tx_refused)"' \
+	"$run/tgen.json" 2>/dev/null || echo "0 0 0")
+echo "#   tgen tx $tx, rx $rx, lost $((tx - rx)), refused by tgen's port $refused;" \
+	"warm-up $(jq -c '.warmup | {tx_packets, rx_packets}' "$run/tgen.json" 2>/dev/null || echo '?')"
+echo "#   drops in the run at 127.0.0.1:$((tport + 1)) (DUT link0, the trial's way in) $fwd_in," \
+	"at :$((tport + 2)) (TG link1, its way back) $fwd_back; at :$tport (TG link0)" \
+	"$(sock_drops "$tport"), at :$((tport + 3)) (DUT link1) $(sock_drops $((tport + 3)));" \
+	"machine-wide Udp RcvbufErrors $rb, backlog drops $bl"
+echo "#   vfwd's drops in the trial (show errors): $(awk '$1 ~ /^[0-9]+$/ { n += $1 } END { print n + 0 }' \
+	"$run/show_errors.txt" 2>/dev/null || echo '?')"
+check "the run is complete and tgen got its frames back (rx $rx > 0 of tx $tx)" \
+	eval '[ "$(jq -r .status "$run/meta.json")" = complete ] && [ "$rx" -gt 0 ]'
+check "every frame lost ($((tx - rx))) is one the kernel dropped from a full tunnel socket buffer on the trial's path ($fwd_in + $fwd_back) or one tgen's port refused ($refused): exactly" \
+	eval '[ "$fwd_in" -ge 0 ] && [ "$fwd_back" -ge 0 ] &&
+		[ $((tx - rx)) -eq $((fwd_in + fwd_back + refused)) ]'
 check "vfwd's graph routed them (ip4-rewrite vectors >= tgen rx)" \
 	eval '[ "$(runtime_vectors "$run/show_runtime.txt" ip4-rewrite)" -ge "$(jq .trial.rx_packets "$run/tgen.json")" ]'
 

@@ -93,16 +93,22 @@ trial_count() {
 	g=$(cat "$FWDLAB_STATE/tgen-guest-dir" 2>/dev/null) || { echo 0; return; }
 	lab ssh tg "cat $g/trials/.count 2>/dev/null || echo 0" 2>/dev/null || echo 0
 }
-# wait_trials N SECONDS: until tgen's Nth trial has started (false after SECONDS or when the
-# background fwdlab ended).
+# trial_sending_or_over N: tgen's Nth trial in the TG is sending (the trial hook that counts it
+# and clears the DUT's runtime before it has ended there: it runs as "[/bin/]sh [-c ]PATH/
+# trial-hook pre DIR ...", a pattern that does not match tgen, whose arguments name it), or the
+# background fwdlab ended.
+trial_sending_or_over() {
+	local g
+	kill -0 "$job" 2>/dev/null || return 0
+	[ "$(trial_count)" -ge "$1" ] || return 1
+	g=$(cat "$FWDLAB_STATE/tgen-guest-dir" 2>/dev/null) || return 1
+	! lab ssh tg "pgrep -f '^[^ ]*sh( -c)? [^ ]*trial-hook pre $g/trials'" >/dev/null 2>&1
+}
+# wait_trials N SECONDS: until tgen's Nth trial is sending (false after SECONDS, saying what
+# it waited for, or when the background fwdlab ended).
 wait_trials() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ "$(trial_count)" -ge "$1" ] && return 0
-		kill -0 "$job" 2>/dev/null || return 1
-		sleep 1
-	done
-	return 1
+	poll_until "$2" "tgen's trial $1 to be sending in the TG (its pre-trial hook ended)" \
+		trial_sending_or_over "$1" && kill -0 "$job" 2>/dev/null
 }
 comment() { sed "s/^/#   $1/"; } # PREFIX: stdin as TAP comment lines
 # fault_wait STAGE LOG LINES: waits for the background fwdlab ($job, started at $t0), prints
@@ -133,7 +139,7 @@ libvirt_fresh() {
 	fi
 	for p in libvirtd virtlogd; do
 		pkill -TERM -x "$p" || true
-		for _ in $(seq 100); do pgrep -x "$p" >/dev/null || break; sleep 0.1; done
+		poll_until 10 "$p to exit after SIGTERM" eval "! pgrep -x '$p'" || true
 		pkill -KILL -x "$p" || true
 		rm -f "/run/$p.pid"
 	done
@@ -357,7 +363,6 @@ lab ndr --smoke --label smoke --trial-duration 2 --final-duration 2 --run vfwd-k
 job=$!
 killed=0
 if wait_trials 2 300; then
-	sleep 1
 	lab ssh dut 'kill -KILL $(systemctl show -p MainPID --value vfwd.service)' && killed=1
 fi
 fault_wait "vfwd killed mid-NDR" "$tmp/killed.log" 12
@@ -392,7 +397,6 @@ lab run --smoke --label smoke --rate 2000 --duration 12 --run dut-destroyed \
 job=$!
 destroyed=0
 if wait_trials 1 300; then
-	sleep 2
 	virsh destroy "$FWDLAB_NAME-dut" >/dev/null && destroyed=1
 fi
 fault_wait "DUT destroyed mid-run" "$tmp/destroyed.log" 8

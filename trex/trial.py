@@ -194,12 +194,24 @@ def connect(a):
     return c
 
 
+def links_up(c):
+    """Each port's link as the server sees it now (a memif client whose server went away,
+    the DUT swapped or restarted, stays down: DPDK's memif client connects when the port
+    starts and does not reconnect)."""
+    up = []
+    for p in (0, 1):
+        c.ports[p].sync()
+        up.append(bool(c.ports[p].is_up()))
+    return up
+
+
 def do_ping(a):
     c = connect(a)
     info = c.get_server_version()
+    links = links_up(c)
     c.disconnect()
     print(json.dumps({"version": info.get("version"), "build_date": info.get("build_date"),
-                      "mode": info.get("mode")}))
+                      "mode": info.get("mode"), "links_up": links}))
 
 
 def settled_stats(c, limit):
@@ -232,6 +244,12 @@ def do_trial(a):
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
+        down = [p for p, up in enumerate(links_up(c)) if not up]
+        if down:
+            c.disconnect()
+            fail("TRex's port%s %s link is down (its memif peer, the DUT, went away since the "
+                 "server started; `trexctl start` restarts the server and reconnects)" %
+                 ("s" if len(down) > 1 else "", " and ".join(map(str, down))))
         c.acquire(ports=[0, 1], force=True)
         c.reset(ports=[0, 1])
         per_port = a.rate / len(ports)
@@ -323,8 +341,17 @@ def main():
     if a.verb == "ping":
         do_ping(a)
     elif a.verb == "check-profile":
-        path, tun, _ = load_streams(a)
+        path, tun, streams = load_streams(a)
         print("profile %s %s: loads" % (path, " ".join(tun)))
+        # the frames it sends, FCS counted as the lab counts them (its rates in bit/s)
+        # (a stream whose length TRex cannot tell, a field engine's, leaves --size in charge)
+        try:
+            sizes = sorted({st.get_pkt_len(count_crc=True) for ss in streams.values() for st in ss})
+        except Exception as e:  # noqa: BLE001 -- TRex raises its own types
+            print("frame_sizes: not known (%s); the run counts --size" % e, file=sys.stderr)
+            sizes = []
+        if sizes:
+            print("frame_sizes %s" % ",".join(map(str, sizes)))
     else:
         if a.rate is None or a.rate <= 0 or a.duration is None or a.duration <= 0 or not a.json:
             fail("trial needs --rate PPS (> 0), --duration S (> 0) and --json FILE", 2)

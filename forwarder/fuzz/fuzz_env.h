@@ -38,15 +38,23 @@ static void
 fz_walk(void)
 {
 	for (int i = 0; i < 64 && rte_ring_count(env_rx[0]) + rte_ring_count(env_rx[1]) > 0; i++) {
-		rte_graph_walk(vfwd.graph[0]);
+		graph_walk(vfwd.graph[0]);
 		fz_drain();
 	}
 	for (int i = 0; i < 2; i++)
-		rte_graph_walk(vfwd.graph[0]);
+		graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
 	fib6_punt_poll();
-	rte_graph_walk(vfwd.graph[0]); /* ip4-arp-pending releases what resolved */
-	ip4_arp_pending_flush();       /* and the rest go, so every mbuf is back */
+	graph_walk(vfwd.graph[0]); /* ip4-arp-pending releases what resolved */
+	fz_drain();
+	/* the resolution timers: a second on, the requests are repeated; three, the packets
+	 * still held are given up (ICMP errors, which may be held in turn) */
+	nbr_clock_offset += rte_get_tsc_hz();
+	graph_walk(vfwd.graph[0]);
+	fz_drain();
+	nbr_clock_offset += 2 * rte_get_tsc_hz();
+	graph_walk(vfwd.graph[0]);
+	ip4_arp_pending_flush(); /* and the rest go, so every mbuf is back */
 	ip6_nd_pending_flush();
 	fz_drain();
 }

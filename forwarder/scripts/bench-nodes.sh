@@ -6,20 +6,24 @@
 #   ip4-lookup with CSIT's ip4scale2m (2M /32 routes, random destinations)
 #     <= 1.5x ip4-lookup with 2 routes
 # and, when valgrind is installed (BENCH_CALLGRIND=0 skips it), callgrind instructions
-# per packet per node (each node's process function, inclusive) for ip4 and ip6.
-# Not a test: on a shared machine compare the ratios of one run, and read the minima.
-#   scripts/bench-nodes.sh NODES_BENCH [WALKS]     (env: BENCH_REPEAT=3 BENCH_CALLGRIND)
+# per packet per node (each node's process function, inclusive) and for the whole walk
+# (graph_walk: the nodes, rte_fib/rte_fib6 and the walk itself) for ip4 and ip6.
+# Vectors of BENCH_BURST packets (default 64, vfwd's default rx-burst; 256 was the figure
+# before 2026-12-06). Not a test: on a shared machine compare the ratios of one run, and
+# read the minima.
+#   scripts/bench-nodes.sh NODES_BENCH [WALKS]     (env: BENCH_REPEAT=3 BENCH_CALLGRIND BENCH_BURST)
 set -euo pipefail
 bin=${1:?usage: bench-nodes.sh NODES_BENCH [WALKS]}
 walks=${2:-3000}
 repeat=${BENCH_REPEAT:-3}
+burst=${BENCH_BURST:-64}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "bench-nodes: $bin, $walks walks of 256 packets, $repeat rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench-nodes: $bin, $walks walks of $burst packets, $repeat rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$repeat"); do
 	for m in ip4 ip6 ip4-2m; do
-		timeout 900 "$bin" "" "$walks" "$m" >"$tmp/$m.$r.txt"
+		timeout 900 "$bin" "" "$walks" "$m" "$burst" >"$tmp/$m.$r.txt"
 		grep '^# ip4scale2m' "$tmp/$m.$r.txt" || true
 	done
 done
@@ -44,7 +48,7 @@ core6 = ["ip6-input", "ip6-lookup", "ip6-rewrite"]
 print()
 print("| node | ip4: median | min | ip6: median | min | ip4scale2m: median | min |")
 print("|---|---:|---:|---:|---:|---:|---:|")
-for n in core4 + core6:
+for n in ["walk"] + core4 + core6:
     cells = []
     for runs in (ip4, ip6, m2):
         if n in runs[0]:
@@ -64,15 +68,15 @@ print("| ip4-lookup, 2M routes random / 2 routes | %.2fx | %.2fx | <= 1.5x |" % 
 PY
 
 if [ "${BENCH_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-	cg_walks=200
+	cg_walks=$((51200 / burst))
 	echo
-	echo "callgrind: instructions per packet per node ($cg_walks walks of 256 packets)"
+	echo "callgrind: instructions per packet per node ($cg_walks walks of $burst packets)"
 	for m in ip4 ip6; do
 		timeout 900 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$m" \
-			"$bin" "" "$cg_walks" "$m" >"$tmp/cg.$m.log" 2>&1 || {
+			"$bin" "" "$cg_walks" "$m" "$burst" >"$tmp/cg.$m.log" 2>&1 || {
 			echo "callgrind $m failed"; tail -5 "$tmp/cg.$m.log"; continue; }
 		callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cg.$m" 2>/dev/null >"$tmp/cg.$m.txt"
-		python3 - "$tmp/cg.$m.txt" "$m" $((cg_walks * 256)) <<'PY'
+		python3 - "$tmp/cg.$m.txt" "$m" $((cg_walks * burst)) <<'PY'
 import re, sys
 path, mode, pkts = sys.argv[1], sys.argv[2], int(sys.argv[3])
 want = {"ip4": ["ethernet_input_process", "ip4_input_process", "ip4_lookup_process",
@@ -85,9 +89,11 @@ for line in open(path, errors="replace"):
         re.match(r"\s*([\d,]+)\s+\S*:(\w+)", line)
     if m and m.group(2) in want and m.group(2) not in got:
         got[m.group(2)] = int(m.group(1).replace(",", ""))
+want.append("bench_walk")
 cells = ["%s %.1f" % (n.replace("_process", "").replace("_", "-"), got.get(n, 0) / pkts)
-         for n in want]
-print("%s: %s; sum %.1f" % (mode, ", ".join(cells), sum(got.get(n, 0) for n in want) / pkts))
+         for n in want if n != "bench_walk"]
+print("%s: %s; sum %.1f; whole walk %.1f" % (mode, ", ".join(cells),
+      sum(got.get(n, 0) for n in want if n != "bench_walk") / pkts, got.get("bench_walk", 0) / pkts))
 PY
 	done
 fi

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "edge.h"
 #include "error.h"
 #include "state.h"
 
@@ -151,6 +152,7 @@ node_ctx_errors_init(const struct rte_graph *graph, struct rte_node *node)
 
 	RTE_SET_USED(graph);
 	ctx->errors = err_block_for_node(node->name, (unsigned)vfwd.cur_worker);
+	ctx->next_by_port = edge_table(node->name); /* NULL unless the node has per-port edges */
 	return 0;
 }
 

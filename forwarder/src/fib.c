@@ -145,7 +145,7 @@ adj_refresh(struct adj *a, int port_index)
 	struct neighbor *n = a->type == ADJ_REWRITE ? neighbor_find(port_index, a->nh) : NULL;
 
 	a->port_id = p->port_id;
-	a->tx_edge = ip4_rewrite_next[p->port_id];
+	a->tx_edge = edge_table("ip4-rewrite")[p->port_id];
 	a->mtu = p->mtu;
 	if (n == NULL || (n->flags & NBR_INCOMPLETE)) {
 		__atomic_store_n(&a->valid, 0, __ATOMIC_RELEASE);
@@ -349,13 +349,19 @@ ip_fmt(char *buf, size_t len, uint32_t ip)
 static void
 ip4_own_rebuild(void)
 {
+	uint64_t filter = 0;
 	unsigned n = 0;
 
+	__atomic_store_n(&ip4_own.filter, UINT64_MAX, __ATOMIC_RELEASE);
 	__atomic_store_n(&ip4_own.n, 0, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < vfwd.n_ports; i++)
-		if (vfwd.ports[i].ip4 != 0)
-			ip4_own.addr[n++] = rte_cpu_to_be_32(vfwd.ports[i].ip4);
+	for (unsigned i = 0; i < vfwd.n_ports; i++) {
+		if (vfwd.ports[i].ip4 == 0)
+			continue;
+		ip4_own.addr[n] = rte_cpu_to_be_32(vfwd.ports[i].ip4);
+		filter |= 1ull << ip4_own_hash(ip4_own.addr[n++]);
+	}
 	__atomic_store_n(&ip4_own.n, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&ip4_own.filter, filter, __ATOMIC_RELEASE);
 }
 
 /* 0/8, 127/8, 224/4 and 240/4 are never a host's address (RFC 1122 3.2.1.3, RFC 1812 5.3.7) */
@@ -589,12 +595,18 @@ fib_neighbor_set(int port_index, uint32_t ip, const struct rte_ether_addr *mac, 
 	return neighbor_update(port_index, ip, mac, NBR_STATIC);
 }
 
-/* An incomplete entry: we sent a request for ip (glean); its reply will be learned. */
+/* An incomplete entry: we sent a request for ip (glean); its reply will be learned.
+ * A repeated request keeps an incomplete entry 3 s more. */
 int
 fib_neighbor_incomplete(int port_index, uint32_t ip)
 {
-	if (neighbor_find(port_index, ip) != NULL)
+	struct neighbor *n = neighbor_find(port_index, ip);
+
+	if (n != NULL) {
+		if (n->flags & NBR_INCOMPLETE)
+			n->updated = rte_rdtsc();
 		return 0;
+	}
 	return neighbor_update(port_index, ip, NULL, NBR_INCOMPLETE);
 }
 

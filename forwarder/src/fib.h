@@ -23,11 +23,19 @@ struct adj {
 #define MAX_ADJ 4096
 extern struct adj adj_table[MAX_ADJ];
 
-/* the interface addresses, as ip4-input reads them to refuse our own as a source */
+/* the interface addresses, as ip4-input reads them to refuse our own as a source; `filter`
+ * has bit ip4_own_hash(a) set for each of them (all bits while they change), so a source
+ * whose bit is clear is not ours without a look at the list */
 struct ip4_own_set {
+	uint64_t filter;
 	unsigned n;
 	rte_be32_t addr[MAX_PORTS];
 };
+static inline unsigned
+ip4_own_hash(rte_be32_t a)
+{
+	return (uint32_t)(a * 0x9e3779b1u) >> 26;
+}
 extern struct ip4_own_set ip4_own;
 extern struct rte_fib *fib_ip4;
 #define FIB_MISS 0x7fffffffu /* rte_fib's next hop for "no route" (4-byte next hops keep bit 31)   \
@@ -57,6 +65,5 @@ struct arp_learn_msg {
 		       */
 	uint8_t pad[3];
 };
-uint16_t rewrite_edge_for_port(uint16_t port_id);
 
 #endif /* VFWD_FIB_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv6 FIB (rte_lpm6), its adjacencies and the ND neighbour table. Control
- * plane only, like fib.c: the main lcore writes, the data path reads. The
- * default route ::/0 is the lookup miss value (rte_lpm6 takes depths 1..128).
+ * IPv6 FIB (rte_fib6, a trie of 24- and 8-bit strides, routes kept in an rte_rib6), its
+ * adjacencies and the ND neighbour table. Control plane only, like fib.c: the main lcore
+ * writes, the data path reads. The default route ::/0 is the lookup miss value
+ * (fib6_default_adj), as it was with rte_lpm6, which took depths 1..128 only.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include <arpa/inet.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_lpm6.h>
+#include <rte_fib6.h>
 #include <rte_ring.h>
 
 #include "cli.h"
@@ -44,7 +45,7 @@ struct neighbor6 {
 static unsigned n_dyn_neighbors6;
 
 struct adj6 adj6_table[MAX_ADJ6] __rte_cache_aligned;
-struct rte_lpm6 *fib6_lpm;
+struct rte_fib6 *fib6_fib;
 uint32_t fib6_default_adj = UINT32_MAX;
 static struct route6 *routes6;
 static unsigned n_routes6;
@@ -74,10 +75,13 @@ in_prefix6(const uint8_t *ip, const uint8_t *pfx, uint8_t len)
 int
 fib6_init(void)
 {
-	struct rte_lpm6_config cfg = {.max_rules = MAX_ROUTES6, .number_tbl8s = 8192};
+	struct rte_fib6_conf cfg = {.type = RTE_FIB6_TRIE,
+				    .default_nh = FIB6_MISS,
+				    .max_routes = MAX_ROUTES6,
+				    .trie = {.nh_sz = RTE_FIB6_TRIE_4B, .num_tbl8 = 8192}};
 
-	fib6_lpm = rte_lpm6_create("vfwd_fib6", SOCKET_ID_ANY, &cfg);
-	if (fib6_lpm == NULL)
+	fib6_fib = rte_fib6_create("vfwd_fib6", SOCKET_ID_ANY, &cfg);
+	if (fib6_fib == NULL)
 		return -rte_errno ? -rte_errno : -ENOMEM;
 	routes6 = calloc(MAX_ROUTES6, sizeof(*routes6));
 	if (routes6 == NULL)
@@ -103,7 +107,7 @@ adj6_refresh(struct adj6 *a, int port_index)
 	struct neighbor6 *n = a->type == ADJ_REWRITE ? neighbor6_find(port_index, a->nh) : NULL;
 
 	a->port_id = p->port_id;
-	a->tx_edge = ip6_rewrite_next[p->port_id];
+	a->tx_edge = edge_table("ip6-rewrite")[p->port_id];
 	a->mtu = p->mtu;
 	if (n == NULL || n->state == NBR6_INCOMPLETE) {
 		__atomic_store_n(&a->valid, 0, __ATOMIC_RELEASE);
@@ -176,9 +180,9 @@ route6_set(const uint8_t *pfx, uint8_t len, int adj, bool auto_nbr, char *err, s
 		snprintf(err, errlen, "ip6 route table full");
 		return -ENOSPC;
 	}
-	rc = len == 0 ? 0 : rte_lpm6_add(fib6_lpm, pfx, len, (uint32_t)adj);
+	rc = len == 0 ? 0 : rte_fib6_add(fib6_fib, pfx, len, (uint64_t)adj);
 	if (rc < 0) {
-		snprintf(err, errlen, "rte_lpm6_add: %s", strerror(-rc));
+		snprintf(err, errlen, "rte_fib6_add: %s", strerror(-rc));
 		return rc;
 	}
 	if (r != NULL) {
@@ -235,7 +239,7 @@ fib6_route_del(const uint8_t *prefix, uint8_t len, char *err, size_t errlen)
 	if (len == 0)
 		__atomic_store_n(&fib6_default_adj, UINT32_MAX, __ATOMIC_RELEASE);
 	else
-		rte_lpm6_delete(fib6_lpm, pfx, len);
+		rte_fib6_delete(fib6_fib, pfx, len);
 	adj6_put(r->adj);
 	*r = routes6[--n_routes6];
 	return 0;
@@ -425,14 +429,18 @@ fib6_neighbor_set(int port_index, const uint8_t *ip, const struct rte_ether_addr
 	return 0;
 }
 
-/* ip6-glean solicited ip: an incomplete entry until its advertisement comes */
+/* ip6-glean solicited ip: an incomplete entry until its advertisement comes; a
+ * retransmitted solicitation keeps it 3 s more */
 int
 fib6_neighbor_incomplete(int port_index, const uint8_t *ip)
 {
-	struct neighbor6 *n;
+	struct neighbor6 *n = neighbor6_find(port_index, ip);
 
-	if (neighbor6_find(port_index, ip) != NULL)
+	if (n != NULL) {
+		if (n->state == NBR6_INCOMPLETE)
+			n->updated = rte_rdtsc();
 		return 0;
+	}
 	n = neighbor6_new(port_index, ip, true);
 	if (n == NULL)
 		return -ENOSPC;

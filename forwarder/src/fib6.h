@@ -19,7 +19,8 @@ struct adj6 {
 };
 #define MAX_ADJ6 1024
 extern struct adj6 adj6_table[MAX_ADJ6];
-extern struct rte_lpm6 *fib6_lpm;
+extern struct rte_fib6 *fib6_fib;
+#define FIB6_MISS 0x7fffffffu /* rte_fib6's next hop for "no route" (4-byte next hops) */
 extern uint32_t fib6_default_adj;
 int fib6_init(void);
 int fib6_route_add(const uint8_t *prefix, uint8_t len, const uint8_t *nh, int port_index,

@@ -16,8 +16,6 @@
 #include "rx_mode.h"
 #include "state.h"
 
-
-
 int
 graph_nodes_setup(void)
 {
@@ -31,27 +29,9 @@ graph_nodes_setup(void)
 		struct port *p = &vfwd.ports[i];
 
 		snprintf(out, sizeof(out), "%s-output", p->name);
-		ip4_rewrite_next[p->port_id] = edge_add("ip4-rewrite", out);
-		ip4_frag_next[p->port_id] = edge_add("ip4-frag", out);
-		ip4_arp_next[p->port_id] = edge_add("ip4-arp", out);
-		ip4_arp_pending_next[p->port_id] = edge_add("ip4-arp-pending", out);
-		ip6_nd_pending_next[p->port_id] = edge_add("ip6-nd-pending", out);
-		ip6_rewrite_next[p->port_id] = edge_add("ip6-rewrite", out);
-		ip6_nd_next[p->port_id] = edge_add("ip6-nd", out);
-		ip6_glean_next[p->port_id] = edge_add("ip6-glean", out);
-		l2_xconnect_next[p->port_id] = 0;
-		arp_input_next[p->port_id] = edge_add("arp-input", out);
-		if (ip4_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip4_frag_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip4_arp_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip4_arp_pending_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip6_nd_pending_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip6_rewrite_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip6_nd_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    ip6_glean_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    arp_input_next[p->port_id] == RTE_EDGE_ID_INVALID ||
-		    edge_add("l2-xconnect", out) == RTE_EDGE_ID_INVALID)
-			return -EINVAL;
+		rc = edge_port_output(p->port_id, out);
+		if (rc < 0)
+			return rc;
 	}
 	return feature_arc_finalize();
 }
@@ -130,7 +110,7 @@ worker_main(void *arg)
 		return 0;
 	rx_mode_worker_start(w);
 	while (!__atomic_load_n(&vfwd.quit, __ATOMIC_RELAXED)) {
-		rte_graph_walk(g);
+		graph_walk(g);
 		if ((++loops & 0x3ff) == 0)
 			__atomic_store_n(&vfwd.loops[w], loops, __ATOMIC_RELAXED);
 		rx_mode_after_walk(w);

@@ -39,14 +39,15 @@ icmp_error_rate_ok(struct icmp_bucket *b)
 {
 	uint64_t now = rte_rdtsc();
 	unsigned rate = __atomic_load_n(&icmp_error_conf.rate, __ATOMIC_RELAXED);
+	unsigned burst = __atomic_load_n(&icmp_error_conf.burst, __ATOMIC_RELAXED);
 
 	if (b->last == 0)
-		b->tokens = icmp_error_conf.burst;
+		b->tokens = burst;
 	else
 		b->tokens += (double)(now - b->last) * rate / (double)rte_get_tsc_hz();
 	b->last = now;
-	if (b->tokens > icmp_error_conf.burst)
-		b->tokens = icmp_error_conf.burst;
+	if (b->tokens > burst)
+		b->tokens = burst;
 	if (b->tokens < 1)
 		return false;
 	b->tokens -= 1;

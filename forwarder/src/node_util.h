@@ -94,25 +94,43 @@ node_prefetch_data(struct rte_mbuf *m)
 	rte_prefetch0(rte_pktmbuf_mtod(m, void *));
 }
 
+/* Vectors of up to this many packets stay in L1 from one node to the next (their mbuf
+ * headers and first data lines: 64 x 2 x 64 B = 8 KiB): the nodes after ethernet-input
+ * prefetch only for larger ones. */
+#define NODE_PREFETCH_MIN 64
+
 /* The per-packet work of a node: handles one packet, counts a drop under its
  * reason in errors[], and returns the edge the packet leaves on. */
 typedef rte_edge_t (*node_step_fn)(struct rte_mbuf *m, uint64_t *errors);
 
 /* The process function of a node that handles each packet on its own: runs
  * `step` over the vector four packets at a time while the data of the next
- * four is prefetched, then the remainder, and sends the packets on with
+ * four is prefetched (when `prefetch_min` or more packets came: 0 always, as
+ * for ethernet-input, the first to touch the data; NODE_PREFETCH_MIN for the
+ * nodes after it), then the remainder, and sends the packets on with
  * node_dispatch(), `spec` being the edge most packets are expected to take.
  * Always inlined, so each node gets its own loop with its step (a static
  * inline function) inlined into it, as if written out by hand. */
 static inline __attribute__((always_inline)) uint16_t
-node_process_each(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt,
-		  rte_edge_t spec, node_step_fn step)
+node_process_each_pf(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt,
+		     rte_edge_t spec, node_step_fn step, uint16_t prefetch_min)
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
-	uint16_t i = 0, n_spec = 0;
+	uint16_t i = 0;
+	unsigned other = 0; /* non-zero when a packet takes another edge than spec */
 
+	if (cnt <= prefetch_min) {
+		for (; i + 4 <= cnt; i += 4) {
+			nexts[i] = step(pkts[i], errors);
+			nexts[i + 1] = step(pkts[i + 1], errors);
+			nexts[i + 2] = step(pkts[i + 2], errors);
+			nexts[i + 3] = step(pkts[i + 3], errors);
+			other |= (unsigned)(nexts[i] ^ spec) | (unsigned)(nexts[i + 1] ^ spec) |
+				 (unsigned)(nexts[i + 2] ^ spec) | (unsigned)(nexts[i + 3] ^ spec);
+		}
+	}
 	for (; i + 8 <= cnt; i += 4) {
 		node_prefetch_data(pkts[i + 4]);
 		node_prefetch_data(pkts[i + 5]);
@@ -122,15 +140,23 @@ node_process_each(struct rte_graph *graph, struct rte_node *node, void **objs, u
 		nexts[i + 1] = step(pkts[i + 1], errors);
 		nexts[i + 2] = step(pkts[i + 2], errors);
 		nexts[i + 3] = step(pkts[i + 3], errors);
-		n_spec += (nexts[i] == spec) + (nexts[i + 1] == spec) + (nexts[i + 2] == spec) +
-			  (nexts[i + 3] == spec);
+		other |= (unsigned)(nexts[i] ^ spec) | (unsigned)(nexts[i + 1] ^ spec) |
+			 (unsigned)(nexts[i + 2] ^ spec) | (unsigned)(nexts[i + 3] ^ spec);
 	}
 	for (; i < cnt; i++) {
 		nexts[i] = step(pkts[i], errors);
-		n_spec += nexts[i] == spec;
+		other |= (unsigned)(nexts[i] ^ spec);
 	}
-	node_dispatch(graph, node, objs, cnt, nexts, spec, n_spec);
+	node_dispatch(graph, node, objs, cnt, nexts, spec, other ? 0 : cnt);
 	return cnt;
+}
+
+/* node_process_each_pf() for a node after ethernet-input */
+static inline __attribute__((always_inline)) uint16_t
+node_process_each(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt,
+		  rte_edge_t spec, node_step_fn step)
+{
+	return node_process_each_pf(graph, node, objs, cnt, spec, step, NODE_PREFETCH_MIN);
 }
 
 /* Registers node `sym`_node, named `nm`, whose context holds only its error counters

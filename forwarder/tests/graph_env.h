@@ -108,7 +108,7 @@ static inline void
 walk(void)
 {
 	for (int i = 0; i < 4; i++)
-		rte_graph_walk(vfwd.graph[0]);
+		graph_walk(vfwd.graph[0]);
 	fib_punt_poll();
 	fib6_punt_poll();
 }

@@ -34,7 +34,7 @@ if ! wait_for ctl show version || ! wait_for rx_all; then
 	exit 1
 fi
 tap ok vfwd_takes_in_every_frame
-sleep 0.5
+wait_walked "$tmp/cli.sock" || true # (the counts below then say what is missing)
 if [ "$(ctl show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')" = "$mac1" ]; then
 	tap ok port1_has_the_expected_pcap_mac
 else
@@ -45,7 +45,11 @@ counted_under_reasons "ip6_%s_packets_are_dropped_and_counted" \
 	"hlim|ip6-rewrite|ip6 hop limit <= 1" "version|ip6-input|ip6 version != 6" \
 	"length|ip6-input|ip6 length > l2 length" "mcast|ip6-input|ip6 multicast not forwarded" \
 	"msrc|ip6-input|ip6 martian source address" "mdst|ip6-input|ip6 martian destination address"
-if ctl show ip6 neighbors | grep -Eq "^port0 +2001:db8::2 +02:00:00:00:00:02 +[0-9]+s +D$"; then
+# the main lcore learns what ip6-nd passed it (its punt ring, polled every 50 ms)
+solicitor_learned() {
+	ctl show ip6 neighbors | grep -Eq "^port0 +2001:db8::2 +02:00:00:00:00:02 +[0-9]+s +D$"
+}
+if poll_until 20 "2001:db8::2 learned on port0 (show ip6 neighbors)" solicitor_learned; then
 	tap ok soliciting_host_is_learned_as_a_neighbor
 else
 	ctl show ip6 neighbors | sed 's/^/# /'

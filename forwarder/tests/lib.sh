@@ -20,26 +20,54 @@ tap() { # ok|fail name
 	if [ "$1" = ok ]; then tap_ok "$2"; else tap_not_ok "$2"; fi
 }
 
-# wait_for CMD... : retry for up to 20 s
-wait_for() {
-	local i
-	for i in $(seq 1 100); do
-		if "$@" >/dev/null 2>&1; then
-			return 0
-		fi
-		sleep 0.2
-	done
-	return 1
+# wait_for CMD... : waits up to 20 s for CMD to succeed (tap.sh's poll_until; a timeout
+# prints "# timed out after 20 s waiting for CMD...")
+wait_for() { poll_until 20 "$*" "$@"; }
+
+# gone PID: the process has exited (a poll_until condition)
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
+# rx_calls SOCK: the calls of every <port>-rx node of every worker (`show runtime json`), one
+# number per node; each worker calls each of its rx nodes once per graph walk
+rx_calls() {
+	"$vfwdctl" -s "$1" show runtime json |
+		jq -c '[.threads[].nodes[] | select(.name | endswith("-rx")) | .calls]'
+}
+rx_calls_past() { # SOCK BASE: every rx node was called at least twice since BASE (rx_calls)
+	"$vfwdctl" -s "$1" show runtime json | jq -e --argjson b "$2" '
+		[.threads[].nodes[] | select(.name | endswith("-rx")) | .calls] as $c |
+		($c | length) == ($b | length) and all(range(0; $c | length); $c[.] >= $b[.] + 2)'
+}
+# wait_walked [SOCK]: waits until every worker has walked its graph twice more, so the walk
+# that took in the last frame counted so far is over: its packets are sent, dropped or held,
+# and counted. SOCK defaults to $tmp/cli.sock.
+wait_walked() {
+	local sock=${1:-$tmp/cli.sock} base
+	base=$(rx_calls "$sock")
+	poll_until 20 "two more graph walks of every worker (the walk of the last frame taken in to end)" \
+		rx_calls_past "$sock" "$base"
+}
+
+# peer_links_up LOG: testpmd's log (a vhost-user peer) reports the link state change of
+# both its ports: its vhost queues take packets from then on
+peer_links_up() {
+	grep -q '^Port 0: link state change event' "$1" &&
+		grep -q '^Port 1: link state change event' "$1"
+}
+
+# need_testpmd: dpdk-testpmd is installed (Debian's dpdk-dev, in forwarder/apt-packages.txt,
+# which `make deps` installs); when it is not, one "not ok" naming it and exit 1
+have_testpmd() { command -v dpdk-testpmd >/dev/null; }
+need_testpmd() {
+	need "dpdk-testpmd (Debian package dpdk-dev, listed in forwarder/apt-packages.txt: make deps)" \
+		have_testpmd
 }
 
 # kill_wait PID: stop a process we started and reap it
 kill_wait() {
-	local pid=$1 i
+	local pid=$1
 	kill "$pid" 2>/dev/null || return 0
-	for i in $(seq 1 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	poll_until 5 "pid $pid to exit on SIGTERM (SIGKILL next)" gone "$pid" || true
 	kill -9 "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 }

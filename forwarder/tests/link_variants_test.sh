@@ -31,8 +31,7 @@ for v in default interposable bsymbolic; do
 		--pcap port1 "$tmp/empty.pcap" "$tmp/out1-$v.pcap"
 	"$b/bin/vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-$v.log" 2>&1 &
 	pid=$!
-	if wait_for test -S "$tmp/cli.sock" && wait_for rx_done; then
-		sleep 0.5
+	if wait_for test -S "$tmp/cli.sock" && wait_for rx_done && wait_walked "$tmp/cli.sock"; then
 		"$b/bin/vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$v.txt"
 		if "$b/bin/vfwdctl" -s "$tmp/cli.sock" show version |
 			grep -q "\"variant\": \"$v\""; then

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Micro-benchmark (run by `make bench`, not a test): 256-packet vectors of
- * 64-byte IPv4/UDP walk the real graph from a net_ring port; for each node the
- * clocks/packet of every walk are recorded and the median and minimum over
- * the walks printed. The minimum filters out preemption on a shared machine.
- *   nodes_bench [example_plugin.so] [walks] [ip4|ip6|ip4-2m]
+ * Micro-benchmark (run by `make bench`, not a test): vectors of BURST (default 256) 64-byte
+ * IPv4/UDP packets walk the real graph from a net_ring port, through vfwd's own walk
+ * (graph_walk(), as its workers do); for each node, and for the whole walk ("walk"), the
+ * clocks/packet of every walk are recorded and the median and minimum over the walks
+ * printed. The minimum filters out preemption on a shared machine.
+ *   nodes_bench [example_plugin.so] [walks] [ip4|ip6|ip4-2m] [BURST]
+ * BURST 64 is vfwd's default rx-burst (`dpdk { rx-burst N }`).
  * ip4 (the default): 198.18.0.1 -> 198.18.1.x over 2 routes (one connected);
  * ip6: 2001:db8::2 -> 2001:db8:1::x through ip6-input, ip6-lookup, ip6-rewrite;
  * ip4-2m: CSIT's ip4scale2m (2,000,000 /32 routes from 20.0.0.0 via one next
@@ -21,7 +23,7 @@
 #include "vfwd_int.h"
 #include "graph_env.h"
 
-#define BURST 256
+#define BURST_MAX 256
 #define MAX_TRACKED 32
 #define N_2M 2000000u
 #define N_RANDOM (1u << 20)
@@ -82,6 +84,14 @@ fill(struct rte_mbuf *m, unsigned i)
 	m->port = vfwd.ports[0].port_id;
 }
 
+/* one walk of the graph, as a worker does it (a function of its own, so that callgrind
+ * counts the walk's instructions: the walk itself is inlined) */
+static __rte_noinline void
+bench_walk(struct rte_graph *g)
+{
+	graph_walk(g);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -135,7 +145,9 @@ main(int argc, char **argv)
 		"ip route add 2001:db8:1::/48 via 2001:db8:ff::2 port1",
 	};
 	unsigned walks = argc > 2 ? (unsigned)atoi(argv[2]) : 3000;
-	static struct rte_mbuf *pkts[BURST];
+	static struct rte_mbuf *pkts[BURST_MAX];
+	unsigned burst = argc > 4 ? (unsigned)atoi(argv[4]) : BURST_MAX;
+	double *walk_samples;
 	struct rte_node *tracked[MAX_TRACKED];
 	double *samples[MAX_TRACKED];
 	unsigned n_tracked = 0;
@@ -153,8 +165,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "nodes_bench: mode ip4, ip6 or ip4-2m, not '%s'\n", mode_name);
 		return 2;
 	}
+	if (burst < 1 || burst > BURST_MAX) {
+		fprintf(stderr, "nodes_bench: BURST 1-%u, not %u\n", BURST_MAX, burst);
+		return 2;
+	}
 	if (graph_env_setup(&conf) < 0 || env_cli_all(cfg, RTE_DIM(cfg)) < 0)
 		return 1;
+	port_rx_burst = (uint16_t)burst;
 	if (mode == MODE_IP4_2M && routes_2m_add() < 0)
 		return 1;
 	printf("# mode %s\n", mode_name);
@@ -167,34 +184,39 @@ main(int argc, char **argv)
 			samples[n_tracked++] = calloc(walks, sizeof(double));
 		}
 	}
-	if (rte_pktmbuf_alloc_bulk(vfwd.pool, pkts, BURST) < 0)
+	walk_samples = calloc(walks, sizeof(double));
+	if (walk_samples == NULL || rte_pktmbuf_alloc_bulk(vfwd.pool, pkts, burst) < 0)
 		return 1;
 	for (unsigned w = 0; w < walks; w++) {
-		uint64_t c0[MAX_TRACKED], o0[MAX_TRACKED];
+		uint64_t c0[MAX_TRACKED], o0[MAX_TRACKED], t0;
 		unsigned n;
 
-		for (unsigned i = 0; i < BURST; i++)
+		for (unsigned i = 0; i < burst; i++)
 			fill(pkts[i], i);
-		rte_ring_enqueue_bulk(env_rx[0], (void **)pkts, BURST, NULL);
+		rte_ring_enqueue_bulk(env_rx[0], (void **)pkts, burst, NULL);
 		for (unsigned k = 0; k < n_tracked; k++) {
 			c0[k] = tracked[k]->total_cycles;
 			o0[k] = tracked[k]->total_objs;
 		}
-		rte_graph_walk(vfwd.graph[0]);
+		t0 = rte_rdtsc();
+		bench_walk(vfwd.graph[0]);
+		walk_samples[w] = (double)(rte_rdtsc() - t0) / burst;
 		for (unsigned k = 0; k < n_tracked; k++) {
 			uint64_t o = tracked[k]->total_objs - o0[k];
 
 			samples[k][w] =
 				o ? (double)(tracked[k]->total_cycles - c0[k]) / (double)o : -1;
 		}
-		n = rte_ring_dequeue_burst(env_tx[1], (void **)pkts, BURST, NULL);
-		if (n != BURST) {
-			fprintf(stderr, "walk %u: %u of %u packets forwarded\n", w, n, BURST);
+		n = rte_ring_dequeue_burst(env_tx[1], (void **)pkts, burst, NULL);
+		if (n != burst) {
+			fprintf(stderr, "walk %u: %u of %u packets forwarded\n", w, n, burst);
 			return 1;
 		}
 	}
 	printf("%-20s %10s %10s   (clocks/packet over %u walks of %u packets)\n", "node", "median",
-	       "min", walks, BURST);
+	       "min", walks, burst);
+	qsort(walk_samples, walks, sizeof(double), cmp_double);
+	printf("%-20s %10.1f %10.1f\n", "walk", walk_samples[walks / 2], walk_samples[0]);
 	for (unsigned k = 0; k < n_tracked; k++) {
 		double *s = samples[k];
 		unsigned m = 0;

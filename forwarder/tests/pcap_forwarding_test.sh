@@ -33,7 +33,7 @@ run() { # name [--example]
 		tap fail "${name}_vfwd_received_the_pcap"
 		return
 	fi
-	sleep 0.5
+	wait_walked "$tmp/cli.sock" || true # (the counts below then say what is missing)
 	mac=$("$vfwdctl" -s "$tmp/cli.sock" show hardware | awk '/^port1 /{p=1} p && $1 == "mac" { print $2; exit }')
 	"$pcaptool" vfwd-mixed "$tmp" "$mac" ${example:+"$example"}
 	"$vfwdctl" -s "$tmp/cli.sock" show errors >"$tmp/errors-$name.txt"

@@ -52,8 +52,8 @@ each_worker_forwards_its_own_port(void)
 	CHECK(vfwd.graph[0] != NULL && vfwd.graph[1] != NULL, "two graphs");
 	if (!ok)
 		return 0;
-	rte_graph_walk(vfwd.graph[0]);
-	rte_graph_walk(vfwd.graph[1]);
+	graph_walk(vfwd.graph[0]);
+	graph_walk(vfwd.graph[1]);
 	n1 = drain(1);
 	n0 = drain(0);
 	CHECK(n1 == 10, "port1 sent %u", n1);

@@ -11,7 +11,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v dpdk-testpmd >/dev/null || { echo "# dpdk-testpmd not installed"; exit 77; }
+need_testpmd
 vhost_test_setup "vfwd-vh-$$" "vfwd-tp-$$-1" "vfwd-tp-$$-2"
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
@@ -28,13 +28,17 @@ vhost_vfwd_start "vfwd-vh-$$" 1
 round() { # n: one testpmd session
 	local n=$1 want=$((64 * $1))
 	start_testpmd "$n"
-	if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up; then
+	# vfwd's ports and testpmd's (its vhost queues take packets only once it saw the link up;
+	# tx_first sends at once, and the counts below are exact)
+	if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up ||
+		! poll_until 20 "testpmd's links up (both ports' link state change in its log)" \
+			peer_links_up "$tmp/testpmd-$n.log"; then
 		echo "# round $n: links not up"; sed 's/^/# /' "$tmp/vfwd.log" | tail -20
+		sed 's/^/# testpmd: /' "$tmp/testpmd-$n.log" | tail -20
 		tap fail "round${n}_virtio_user_links_come_up"
 		return
 	fi
 	tap ok "round${n}_virtio_user_links_come_up"
-	sleep 1
 	echo "start tx_first" >&3
 	if wait_for ttl_drops_are "$want"; then
 		tap ok "round${n}_every_packet_is_forwarded_until_its_ttl_expires"
@@ -53,7 +57,7 @@ round() { # n: one testpmd session
 	fi
 	echo "quit" >&3
 	exec 3>&-
-	for _ in $(seq 1 50); do kill -0 "$tpid" 2>/dev/null || break; sleep 0.2; done
+	poll_until 10 "testpmd (pid $tpid) to exit on 'quit'" gone "$tpid" || true
 	kill_wait "$tpid"
 	tpid=""
 }

@@ -11,7 +11,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v dpdk-testpmd >/dev/null || { echo "# dpdk-testpmd not installed"; exit 77; }
+need_testpmd
 vhost_test_setup "vfwd-mq-$$" "vfwd-mqtp-$$"
 counter() { # port counter-name
 	ctl show interfaces | awk -v p="$1" -v c="$2" '
@@ -26,9 +26,14 @@ xstat() { # port name: from show hardware
 vhost_vfwd_start "vfwd-mq-$$" 2 "num-rx-queues 2"
 vhost_peer_start "vfwd-mqtp-$$" 2 "$tmp/tp.in" "$tmp/testpmd.log" --rxq=2 --txq=2
 
-if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up; then
+# vfwd's ports and testpmd's (its vhost queues take packets only once it saw the link up;
+# tx_first sends at once, and the counts below are exact)
+if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up ||
+	! poll_until 20 "testpmd's links up (both ports' link state change in its log)" \
+		peer_links_up "$tmp/testpmd.log"; then
 	echo "# links not up"
 	sed 's/^/# vfwd: /' "$tmp/vfwd.log" | tail -20
+	sed 's/^/# testpmd: /' "$tmp/testpmd.log" | tail -20
 	tap fail virtio_user_ports_with_two_queues_start_and_link
 	echo "1..$n_tap"
 	exit 1
@@ -41,7 +46,6 @@ else
 	ctl show hardware | sed 's/^/# /' | head -20
 	tap fail show_hardware_gives_two_rx_queues_spread_by_the_sender
 fi
-sleep 1
 echo "start tx_first" >&3
 if wait_for ttl_drops_are 128; then
 	tap ok every_packet_of_both_queues_is_forwarded_until_its_ttl_expires
@@ -67,7 +71,7 @@ else
 fi
 echo "quit" >&3
 exec 3>&-
-for _ in $(seq 1 50); do kill -0 "$tpid" 2>/dev/null || break; sleep 0.2; done
+poll_until 10 "testpmd (pid $tpid) to exit on 'quit'" gone "$tpid" || true
 kill_wait "$tpid"
 tpid=""
 echo "1..$n_tap"

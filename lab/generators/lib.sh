@@ -79,7 +79,24 @@ gen_profile_check() {
 			printf '%s\n' "$out" | grep -v '^ *$' | tail -n 12 >&2
 			die "profile $PROFILE refused by TRex; no run was started"
 		}
+		gen_profile_frame_size "$(sed -n 's/^frame_sizes //p' <<<"$out")"
 	fi
+}
+
+# gen_profile_frame_size SIZES: the run's frame size (meta.json, the rates in bit/s) is the one
+# a TRex profile file sends (SIZES, comma-separated, FCS counted); a --size that disagrees
+# is refused; a profile of several sizes keeps --size, said.
+gen_profile_frame_size() {
+	local sizes=$1
+	[ -n "$sizes" ] || return 0
+	if [[ $sizes != *,* ]]; then
+		if [ "${FRAME_SIZE_GIVEN:-0}" = 1 ] && [ "$FRAME_SIZE" != "$sizes" ]; then
+			die "--size $FRAME_SIZE: profile $PROFILE sends $sizes B frames (FCS counted); give --size $sizes or leave it out"
+		fi
+		FRAME_SIZE=$sizes
+		return 0
+	fi
+	warn "profile $PROFILE sends frames of $sizes B: the run's bit rates count ${FRAME_SIZE} B a frame (--size)"
 }
 
 # gen_search_cmd MODE ARGS...: the command line (one word a line) of the lab's one search

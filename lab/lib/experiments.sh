@@ -44,7 +44,8 @@ exp_global_opts() {
 	local o v
 	for o in rate:RATE duration:DURATION trial-duration:TRIAL_DURATION \
 		final-duration:FINAL_DURATION max-rate:MAX_RATE min-rate:MIN_RATE label:LABEL \
-		generator:GENERATOR tunables:TUNABLES method:METHOD latency-loads:LATENCY_LOADS; do
+		generator:GENERATOR tunables:TUNABLES method:METHOD latency-loads:LATENCY_LOADS \
+		enable:PLUGIN_ENABLE; do
 		v=${o#*:}
 		v=${!v}
 		if [ -n "$v" ]; then printf -- '--%s\n%s\n' "${o%%:*}" "$v"; fi
@@ -65,11 +66,16 @@ exp_is_done() {
 	return 1
 }
 
-# exp_dut_is DUT: the lab runs DUT already: that peer backend, or vfwd with DUT's very build.
+# exp_dut_is DUT: the lab runs DUT already: that peer backend, the VPP plugin with that very
+# file (name and sha256), or vfwd with DUT's very build.
 exp_dut_is() {
-	local dut=$1 peer=""
+	local dut=$1 peer="" so
 	peer=$(peer_current)
-	if dut_spec_is_peer "$dut"; then
+	if [[ $dut == peer:vpp-plugin:* ]]; then
+		so=${dut#peer:vpp-plugin:}
+		[ "$peer" = "vpp-plugin:$(basename "$so")" ] && peer_running &&
+			[ "$(jq -r .sha256 "$STATE/peer/plugin/plugin.json" 2>/dev/null)" = "$(sha256sum <"$so" | cut -d' ' -f1)" ]
+	elif dut_spec_is_peer "$dut"; then
 		[ "$peer" = "${dut#peer:}" ] && peer_running
 	else
 		[ -z "$peer" ] && [ -s "$STATE/vfwd/build-info.json" ] &&
@@ -84,9 +90,12 @@ exp_swap() {
 	(swap "$dut") || die "swap to $dut failed"
 }
 
-# exp_dut_slug DUT: a build folder's name, or peer-NAME (for campaign labels).
+# exp_dut_slug DUT: a build folder's name, peer-NAME, or plugin-NAME of vpp-plugin:DIR/NAME.so
+# (for campaign labels).
 exp_dut_slug() {
-	if dut_spec_is_peer "$1"; then echo "peer-${1#peer:}"; else basename "$1"; fi
+	if [[ $1 == peer:vpp-plugin:* ]]; then
+		echo "plugin-$(basename "$1" .so)"
+	elif dut_spec_is_peer "$1"; then echo "peer-${1#peer:}"; else basename "$1"; fi
 }
 
 # exp_one NAME GROUP REPEAT DESC: one run (ndr, or run at --rate) into the campaign.
@@ -149,6 +158,8 @@ exp_build_path() {
 		b=peer:$(peer_spec_name "$b")
 		topo_has_peers ||
 			die "$b: the $TOPOLOGY topology runs vfwd only (peer backends are not in the DUT image); use --topology host"
+		# a plugin without enable lines is refused before the first run
+		[[ $b != peer:vpp-plugin:* ]] || vpp_plugin_enable_lines "${b#peer:vpp-plugin:}" >/dev/null
 		echo "$b"
 		return 0
 	fi
@@ -179,7 +190,7 @@ compare() {
 	local runs=${RUNS:-3} order=${ORDER:-ABAB} resume=$RESUME builds=("$@") profiles
 	profiles=$(exp_profiles "${FRAME_SIZES:-64,1500,imix}")
 	exp_resume compare "$resume"
-	[ ${#builds[@]} -eq 2 ] || die "compare: give two DUTs (A B): vfwd build folders or peer:NAME"
+	[ ${#builds[@]} -eq 2 ] || die "compare: give two DUTs (A B): vfwd build folders, peer:NAME, vpp:NAME or vpp-plugin:FILE.so"
 	[[ $runs =~ ^[1-9][0-9]*$ ]] || die "compare: --runs $runs: a positive number"
 	case "$order" in ABAB | ABBA) ;; *) die "compare: --order ABAB or ABBA" ;; esac
 	local a b prof=() sizes=()
@@ -220,11 +231,114 @@ compare() {
 		done
 	done
 	trap - INT TERM
-	local fs
+	local fs na nb
 	fs=$(fwdstat_bin)
-	"$fs" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
-		--node ip4-rewrite
+	na=$(exp_plugin_node "$a")
+	nb=$(exp_plugin_node "$b")
+	if [ -n "$na$nb" ]; then
+		exp_plugin_tables "$na" "$nb"
+	else
+		"$fs" compare "$EXP_DIR" --node ethernet-input --node ip4-lookup \
+			--node ip4-rewrite
+	fi
 	exp_faults_end
+}
+
+# exp_plugin_node DUT: the feature node of peer:vpp-plugin:FILE.so (its enable lines), else nothing.
+exp_plugin_node() {
+	[[ $1 == peer:vpp-plugin:* ]] || return 0
+	vpp_plugin_enable_lines "${1#peer:vpp-plugin:}" | vpp_feature_node
+}
+
+# exp_plugin_tables NODE_A NODE_B: a plugin A/B's tables (DESIGN.md experiment 1, the field
+# report's): fwdstat compare of the plugin node's clocks/packet and vectors/call per build
+# (median, min..max, verdict) beside the NDR rates, then each dump's figures and whether the
+# runs were DUT-bound. Two plugins name their nodes differently (example, example-rs): fwdstat
+# compares figures of one name, so it reads a view of the campaign (outside it, removed after)
+# whose show_runtime.txt name each group's plugin node NODE_A/NODE_B.
+exp_plugin_tables() {
+	local na=$1 nb=$2 node=${1:-$2} dir=$EXP_DIR fs view="" r g n
+	fs=$(fwdstat_bin)
+	if [ -n "$na" ] && [ -n "$nb" ] && [ "$na" != "$nb" ]; then
+		node=$na/$nb
+		view=$(mktemp -d "${TMPDIR:-/tmp}/fwdlab-compare-view.XXXXXX")
+		for r in "$EXP_DIR"/*/; do
+			r=${r%/}
+			[ -f "$r/meta.json" ] || continue
+			g=$(jq -r '.group // ""' "$r/meta.json")
+			n=$na
+			[ "$g" != B ] || n=$nb
+			mkdir "$view/${r##*/}"
+			ln -s "$r/meta.json" "$view/${r##*/}/meta.json"
+			[ ! -f "$r/tgen.json" ] || ln -s "$r/tgen.json" "$view/${r##*/}/tgen.json"
+			[ ! -f "$r/show_runtime.txt" ] ||
+				awk -v old="$n" -v new="$node" '$1 == old {
+					w = length(old) > 30 ? length(old) : 30
+					printf "%-30s%s\n", new, substr($0, w + 1); next } { print }' \
+					"$r/show_runtime.txt" >"$view/${r##*/}/show_runtime.txt"
+		done
+		dir=$view
+		say "the plugin node: $na (A) and $nb (B), one row $node"
+	fi
+	"$fs" compare "$dir" --node "$node" --node ip4-lookup --node ip4-rewrite || true
+	[ -z "$view" ] || rm -rf "$view"
+	exp_plugin_dumps "$na" "$nb"
+}
+
+# exp_plugin_dumps NODE_A NODE_B: per complete run, the plugin node's clocks/packet and
+# vectors/call in the run's dump, its NDR (or rx rate) and what set it (tgen.json: the DUT, the
+# generator, the rate cap), then the field's test of a DUT-bound A/B (issue 33): every rate set
+# by the DUT (the generator offered more than VPP forwarded), 32 vectors a call or more in every
+# dump, and the node's clocks spread (max-min)/median at most 20 % within each build.
+exp_plugin_dumps() {
+	local na=$1 nb=$2 fs r g n fig
+	fs=$(fwdstat_bin)
+	for r in "$EXP_DIR"/*/; do
+		r=${r%/}
+		[ "$(jq -r .status "$r/meta.json" 2>/dev/null)" = complete ] || continue
+		g=$(jq -r '.group // ""' "$r/meta.json")
+		n=$na
+		[ "$g" != B ] || n=$nb
+		fig='{}'
+		if [ -n "$n" ]; then
+			fig=$("$fs" runtime "$r/show_runtime.txt" --node "$n" --json 2>/dev/null |
+				jq -c '.files[0] // {}') || fig='{}'
+		fi
+		# limit: dut, generator, max_rate (ndr's limited_by); a fixed-rate run: generator when
+		# tgen fell short, dut when packets were lost, else rate (the rate asked for)
+		jq -c --arg run "${r##*/}" --arg g "$g" --arg n "$n" --argjson f "$fig" \
+			--slurpfile m "$r/meta.json" '{run: $run, group: $g, dut: $m[0].dut.build_label,
+			node: $n, cpp: $f.clocks_per_packet, vpc: $f.vectors_per_call,
+			rate: (if .ndr then .ndr.rate_pps else .trial.rx_pps end),
+			what: (if .ndr then "NDR" else "rx" end),
+			limit: (if .ndr then (.ndr.limited_by // "dut")
+				elif .trial.generator_limited == true then "generator"
+				elif (.trial.loss_packets // 0) > 0 then "dut" else "rate" end)}' \
+			"$r/tgen.json" 2>/dev/null || true
+	done | jq -rs '
+		def f(x; d): if x == null then "-" else (x * pow(10; d) | round) as $i
+			| ($i / pow(10; d) | floor | tostring) + (if d == 0 then "" else "."
+			+ ($i % pow(10; d) | tostring | ("0" * (d - length)) + .) end) end;
+		def spread: (sort) as $s | if length < 2 then null else
+			(($s[-1] - $s[0]) / (if length % 2 == 1 then $s[length / 2 | floor]
+			else ($s[length / 2 - 1] + $s[length / 2]) / 2 end)) end;
+		if length == 0 then "no complete runs with a dump" else
+		"", "## The plugin node in every dump", "",
+		"| run | DUT | node | clocks/packet | vectors/call | rate (pps) | set by |",
+		"|-----|-----|------|--------------:|-------------:|-----------:|--------|",
+		(.[] | "| \(.run) | \(.dut) | \(if .node == "" then "-" else .node end) | \(f(.cpp; 2)) | \(f(.vpc; 2)) | \(.what) \(if .limit == "generator" then ">=" else "" end)\(f(.rate; 0)) | \(.limit | sub("_"; " ")) |"),
+		"",
+		([.[] | select(.vpc != null) | .vpc] | min) as $vmin |
+		([.[] | select(.limit != "dut")] | length) as $nd |
+		([group_by(.group)[] | select(.[0].node != "") |
+			{g: .[0].group, s: ([.[] | .cpp | select(. != null)] | spread)}]) as $sp |
+		"DUT-bound (the field report'"'"'s test): every rate set by the DUT: \(if $nd == 0 then "yes" else "no (\($nd) of \(length) runs set by the generator or the rate asked for)" end); "
+		+ "at least 32 vectors/call in every dump: \(if $vmin == null then "-" elif $vmin >= 32 then "yes" else "no (lowest \(f($vmin; 2)))" end); "
+		+ "the node'"'"'s clocks/packet spread at most 20 % per build: "
+		+ ($sp | map("\(.g) \(if .s == null then "- (1 run)" else "\(f(.s * 100; 1)) %" end)") | join(", "))
+		+ (if $nd == 0 and $vmin != null and $vmin >= 32 and ($sp | all(.s != null and .s <= 0.2))
+			then ". The verdict is the plugins'"'"'." else ". Not DUT-bound: the clocks above are not the plugins'"'"' cost at NDR." end)
+		end'
 }
 
 # exp_resume VERB DIR: with --resume DIR (and not replaying already), VERB again with the

@@ -8,17 +8,18 @@
 #   --profiles udp:N,imix = --frame-sizes N,imix
 #
 # The run description: TOPOLOGY, VARIANT (the DUT build), GENERATOR, FORWARDER (the b2b
-# DUT VM's forwarder: vfwd or vpp), PROFILE, FRAME_SIZE,
+# DUT VM's forwarder: vfwd or vpp), PLUGIN_ENABLE (--enable NODE: a vpp-plugin:'s feature
+# when no FILE.cli gives it), PROFILE, FRAME_SIZE,
 # RATE, DURATION (and the search's TRIAL_DURATION, FINAL_DURATION, MIN_RATE, MAX_RATE,
 # METHOD, LATENCY_LOADS), FLOWS, BIDIR, LABEL, CAMPAIGN, RUN_NAME, GROUP, REPEAT. A campaign
 # adds FRAME_SIZES, RUNS, ORDER, DUTS, LINK, CORES and RESUME.
 
 opts_defaults() {
 	TOPOLOGY=${TOPOLOGY:-b2b} LABEL=${LABEL:-} SMOKE=${SMOKE:-0} VARIANT=${VARIANT:-default}
-	PROFILE=udp FRAME_SIZE=1500 FLOWS=1 BIDIR=0 RATE="" DURATION="" TRIAL_DURATION=""
+	PROFILE=udp FRAME_SIZE=1500 FRAME_SIZE_GIVEN=0 FLOWS=1 BIDIR=0 RATE="" DURATION="" TRIAL_DURATION=""
 	FINAL_DURATION="" MAX_RATE="" MIN_RATE="" CAMPAIGN="" RUN_NAME="" GROUP="" REPEAT=1
 	METHOD="" LATENCY_LOADS="" TUNABLES="" GENERATOR=${FWDLAB_GENERATOR:-}
-	FORWARDER=${FWDLAB_FORWARDER:-}
+	FORWARDER=${FWDLAB_FORWARDER:-} PLUGIN_ENABLE=""
 	FRAME_SIZES="" RUNS="" ORDER="" DUTS="" LINK="" CORES="" RESUME="" FROM_SNAPSHOT=""
 	HUGEPAGES=0 NO_INSTALL=${FWDLAB_NO_INSTALL:-0} ON_FAULT=${FWDLAB_ON_FAULT:-continue}
 	VERB="" VERB_ARGS=()
@@ -50,7 +51,7 @@ opts_parse() {
 		--smoke) SMOKE=1; shift ;;
 		--variant) VARIANT=$2; shift 2 ;;
 		--profile) PROFILE=$2; shift 2 ;;
-		--frame-size | --size) FRAME_SIZE=$2; shift 2 ;;
+		--frame-size | --size) FRAME_SIZE=$2 FRAME_SIZE_GIVEN=1; shift 2 ;;
 		--frame-sizes | --sizes) FRAME_SIZES=$2; shift 2 ;;
 		--profiles) FRAME_SIZES=$(opts_profiles "$2"); shift 2 ;;
 		--flows) FLOWS=$2; shift 2 ;;
@@ -79,6 +80,7 @@ opts_parse() {
 		--on-fault) ON_FAULT=$2; shift 2 ;;
 		--generator) GENERATOR=$2; shift 2 ;;
 		--forwarder) FORWARDER=$2; shift 2 ;;
+		--enable) PLUGIN_ENABLE=$2; shift 2 ;; # swap/compare vpp-plugin:FILE.so: its feature node
 		--tunables) TUNABLES=$2; shift 2 ;;
 		--instance) INSTANCE=$2; shift 2 ;;
 		--count) CAPTURE_COUNT=$2; shift 2 ;;

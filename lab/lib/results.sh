@@ -148,7 +148,7 @@ meta_write() {
 	jq -n --arg run "$(basename "$RUN_DIR")" --arg campaign "$(basename "$(dirname "$RUN_DIR")")" \
 		--arg topology "$TOPOLOGY" --arg lbl "$LABEL" --arg status "$status" \
 		--arg failure "$failure" --argjson build "$build" --arg backend "${DUT_BACKEND:-vfwd}" \
-		--arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
+		--arg spec "${DUT_SPEC:-}" --arg experiment "$RUN_EXPERIMENT" --arg group "$GROUP" --argjson repeat "$REPEAT" \
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
 		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" \
@@ -157,10 +157,11 @@ meta_write() {
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
 		+ (if $faults == null then {} else { faults: $faults } end)
-		+ { dut: { backend: $backend,
-			   build_label: (if $build == null then "" else ($build.label // "") end),
-			   build: $build,
-			   image_lock_sha256: (if $image_lock == "" then null else $image_lock end) },
+		+ { dut: ({ backend: $backend }
+			   + (if $spec == "" or $spec == $backend then {} else { spec: $spec } end)
+			   + { build_label: (if $build == null then "" else ($build.label // "") end),
+			       build: $build,
+			       image_lock_sha256: (if $image_lock == "" then null else $image_lock end) }),
 		    experiment: $experiment }
 		+ (if $group == "" then {} else { group: $group } end)
 		+ { generator: $generator }
@@ -287,8 +288,18 @@ run_finish() {
 		rm -f "$RUN_DIR/.build-info.json"
 		die "run $RUN_DIR is invalid: missing ${missing[*]}"
 	fi
+	run_hops
 	meta_write complete "" || die "run $RUN_DIR is not complete: its meta.json could not be written"
 	rm -f "$RUN_DIR/.build-info.json"
+}
+
+# run_hops: where each trial's packets went, hop by hop: trials/NNN/hops.json and the run's
+# hops.json (fwdstat hops, from tgen.json and the trial dumps). A run without them is still
+# complete; the summary then says the hops are missing.
+run_hops() {
+	[ -s "$RUN_DIR/tgen.json" ] || return 0
+	"$(fwdstat_bin)" hops "$RUN_DIR" --write --quiet ||
+		warn "fwdstat hops could not account for $RUN_DIR's trials"
 }
 
 # tgen_experiment MODE ARGS...: runs tgen through the topology with the lab's hooks and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2034 # checks are eval'd later, by check()
+# shellcheck disable=SC2016,SC2034,SC2317 # checks are eval'd later, by check(); helpers called by poll_until
 # fwdlab capture NODE PORT on the host topology: vfwd's pcap trace takes what crosses the
 # link during a real tgen trial; tshark reads the file and finds exactly --count frames,
 # each the udp profile's frame with the link's addresses (link 0 seen at vfwd's port0:
@@ -30,15 +30,13 @@ check "capture with the lab down is refused" eval '[ "$rc" -ne 0 ] && grep -q "h
 
 stage "up" quiet lab up || exit 1
 
+pcap_trace_on() { ctl show pcap trace | grep -q ' on, '; }
 # capture_during_trial NODE PORT COUNT OUT: the capture in the background, a 3 s trial at
 # 1 kpps once vfwd says the capture is on, then the capture's end.
 capture_during_trial() {
 	lab capture "$1" "$2" --count "$3" --duration 60 --out "$4" >"$tmp/cap.log" 2>&1 &
-	local cap=$! i
-	for i in $(seq 1 100); do
-		ctl show pcap trace | grep -q ' on, ' && break
-		sleep 0.2
-	done
+	local cap=$!
+	poll_until 20 "vfwd's pcap trace to be on (show pcap trace)" pcap_trace_on || true
 	lab run --label cap --rate 1000 --duration 3 >"$tmp/run.log" 2>&1 || echo "# the trial failed"
 	wait "$cap"
 }

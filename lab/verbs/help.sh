@@ -16,6 +16,10 @@ usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
                                keep the booted lab (both VMs' memory and disks, the lab's
                                folder) in $FWDLAB_SNAPSHOTS (/var/lib/fwdlab/snapshots) (b2b)
   down                         remove everything `up` made
+  cache list|verify|clean [KIND...]
+                               the build cache (${FWDLAB_CACHE:-/var/cache/fwdlab}): VM images,
+                               TRex, VPP, .debs; each entry keyed by its inputs, checked
+                               before use (scripts/cache)
   status                       what runs, and where
   run [--rate R] [--duration S]           one trial at a fixed rate
   ndr [--trial-duration S] [--final-duration S] [--min-rate R] [--max-rate R]
@@ -27,7 +31,15 @@ usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
                                names it; or a peer forwarder by name, peer:NAME (testpmd-io,
                                testpmd-mac, l3fwd, l3fwd-graph, ovs-dpdk, linux; host topology
                                only): it takes vfwd's ports, routes and neighbors
-                               (peers/README.md); `swap peer:list` lists them
+                               (peers/README.md); `swap peer:list` lists them; a VPP build,
+                               vpp:NAME|vpp:DIR (host; b2b --forwarder vpp)
+  swap vpp-plugin:FILE.so [--enable NODE]
+                               one VPP plugin into the running VPP (vpp:default first when
+                               VPP is not the DUT), VPP restarted, checked: `show plugins` lists
+                               it, its node is on the arc; enable lines from FILE.cli beside it
+                               or --enable NODE (port0, port1, ip4-unicast); refuses a .so that
+                               is not a VPP plugin, has no enable lines, was built for another
+                               VPP or does not load (VPP's error), keeping the previous DUT
   dump [DIR]                   show runtime/errors/interfaces/version, xstats, tgen JSON,
                                guest dmesg into DIR (default: the current run's folder)
   xml [DIR]                    write the libvirt XML `up` would define into DIR (b2b)
@@ -42,9 +54,11 @@ usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
   console NODE                 serial console of a VM (b2b)
   ssh NODE [CMD...]            shell (or CMD) on a node
   compare A B [--runs 3] [--frame-sizes 64,1500,imix] [--order ABAB|ABBA]
-                               A/B of two DUTs (vfwd builds or peer:NAME): interleaved NDR
-                               runs (or --rate R trials) into one campaign, then the fwdstat
-                               compare table (peers have rates, no per-node rows)
+                               A/B of two DUTs (vfwd builds, peer:NAME, vpp:NAME or
+                               vpp-plugin:FILE.so): interleaved NDR runs (or --rate R trials)
+                               into one campaign, then the fwdstat compare table (peers have
+                               rates, no per-node rows; plugins: the plugin node's clocks and
+                               vectors/call per build and per dump, and whether DUT-bound)
   sweep [--frame-sizes 64,...,1518] [--link 10G] [--dut A,B]
                                NDR per frame size (per DUT: build or peer:NAME) against
                                line rate

@@ -4,7 +4,8 @@
 
 swap() {
 	local build=${1:-}
-	[ -n "$build" ] || die "swap: which DUT? (a vfwd build folder like build/vfwd/default, a .deb, peer:NAME, or vpp:NAME|vpp:DIR; fwdlab swap peer:list)"
+	[ -n "$build" ] || die "swap: which DUT? (a vfwd build folder like build/vfwd/default, a .deb, peer:NAME, vpp:NAME|vpp:DIR, or vpp-plugin:FILE.so; fwdlab swap peer:list)"
+	[ $# -le 1 ] || die "swap: one DUT at a time (got: $*)"
 	if dut_spec_is_peer "$build"; then
 		swap_peer "$build"
 		return
@@ -39,9 +40,29 @@ swap_peer() {
 	fi
 	name=$(peer_spec_name "$1")
 	topo_has_peers ||
-		die "swap $1: this $TOPOLOGY lab's DUT runs vfwd only (peer backends are not in its DUT image); use --topology host, or swap a vfwd build (b2b: a lab brought up with --forwarder vpp swaps VPP builds)"
+		die "swap $1: this $TOPOLOGY lab's DUT runs vfwd only (peer backends are not in its DUT image); use --topology host, or swap a vfwd build (b2b: a lab brought up with --forwarder vpp swaps VPP builds and plugins)"
+	if [[ $name == vpp-plugin:* ]]; then
+		swap_vpp_plugin "$name"
+		return
+	fi
 	topo_peer_swap "$name"
 	say "swap: DUT runs peer backend $name ($(jq -r .version "$STATE/peer/build-info.json" 2>/dev/null))"
+}
+
+# swap_vpp_plugin vpp-plugin:/ABS/FILE.so: one VPP plugin into the running VPP (the topology's
+# topo_peer_swap: checks, copies, restarts VPP, checks `show plugins` and the arc, and keeps the
+# previous DUT when the new one fails). Its enable lines are checked before the lab is touched;
+# when VPP is not the DUT, vpp:default is swapped in first.
+swap_vpp_plugin() {
+	local spec=$1 cur
+	vpp_plugin_enable_lines "${spec#vpp-plugin:}" >/dev/null
+	cur=$(peer_current)
+	if [[ $cur != vpp && $cur != vpp:* && $cur != vpp-plugin:* ]] || ! peer_running; then
+		say "swap $spec: VPP is not the DUT (${cur:-vfwd}); swapping in vpp:default first"
+		swap_peer vpp:default
+	fi
+	topo_peer_swap "$spec"
+	say "swap: DUT runs VPP $(peer_vpp_base) with $(jq -r '.file + " (sha256 " + .sha256 + ", node " + .node + ")"' "$STATE/peer/plugin/plugin.json"): $(cat "$STATE/peer/plugin/verified" 2>/dev/null)"
 }
 
 # deb_build FILE.deb: unpacks a vfwd package into the lab folder and prints the folder in

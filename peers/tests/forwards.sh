@@ -45,7 +45,7 @@ memif)
 	backend_up "$name" "$cfg"
 	tg_start "net_memif0,role=client,id=0,socket=$T/m0.sock,socket-abstract=no,mac=$TG_MAC0" \
 		"net_memif1,role=client,id=0,socket=$T/m1.sock,socket-abstract=no,mac=$TG_MAC1"
-	vpp_wait_memif_up "$cfg" 60 || echo "# memif links not up after 60 s" >&2
+	vpp_wait_memif_up "$cfg" 60 || true
 	tg_cmd start ;;
 *)
 	echo "forwards.sh: unknown link $link" >&2

@@ -31,6 +31,8 @@ CLEANUPS=()
 on_exit() { CLEANUPS+=("$*"); }
 run_cleanups() {
 	local i
+	# a test that started the reference generator says how often it had to start it again
+	if [ "${TG_LAUNCHES:-0}" -gt 0 ]; then tap_retries; fi
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${CLEANUPS[i]}" >/dev/null 2>&1 || true
 	done
@@ -111,14 +113,11 @@ check_out() { # NAME PCAP DIRECTION(fwd|rev) EXPECT
 }
 
 # Wait until a pcap holds at least N frames (the DUT writes as it forwards).
+pcap_has() { [ -s "$1" ] && [ "$("$PCAPTOOL" count "$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 wait_frames() { # PCAP N TIMEOUT_S
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		[ -s "$1" ] && [ "$("$PCAPTOOL" count "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	poll_until "$3" "$2 frames in $(basename "$1")" pcap_has "$1" "$2"
 }
+pid_gone() { ! kill -0 "$1" 2>/dev/null; } # PID: the process has ended
 
 stats_ok() { # NAME STATS_JSON RX0 TX1 RX1 TX0: the backend's own counters agree
 	local got want
@@ -149,20 +148,32 @@ dump_ok() { # NAME DIR FILE...: the dump names its backend and holds the files
 # io forwarding pairs 0<->1 and 2<->3, so in0.pcap goes to the DUT and what the DUT sends
 # on its port1 lands in tg_out1.pcap (and port0's in tg_out0.pcap).
 TG_PREFIX=""
+TG_LAUNCHES=0
+# The one retry here: a reference generator (testpmd) that is running but never gives its
+# prompt, the hang of the README's "Known limits" (seen in clean-clone CI runs on 2026-12-05;
+# 50 starts by hand gave the prompt in 0-1 s; its cause is not known). Such a generator is
+# stopped, and seen gone, before the next try: left running, its vhost-user client kept
+# reconnecting to the lab's sockets and took the next DUT's connection from tgen (a CI run
+# lost a swap that way). At most 2 retries, each printed with its cause ("# retry N of 2:
+# ...") and counted at the end ("# retries: K"). A generator that exited is not retried.
 tg_start() { # LINK0_VDEV LINK1_VDEV
-	# A generator that never gives its prompt is stopped before the next try: left running, a
-	# vhost-user client keeps reconnecting to the lab's sockets and takes the next DUT's
-	# connection from tgen (a CI run lost a swap that way, 2026-12-05).
-	local try
+	local try tries=3
 	on_exit "kill \$(cat '$T/tg-holder.pid')"
 	on_exit "tg_stop"
-	for try in 1 2 3; do
+	for ((try = 1; try <= tries; try++)); do
 		tg_launch "$@" && return 0
-		echo "# tg_start: try $try: the reference generator (testpmd) gave no prompt in" \
-			"$TG_WAITED s; the end of its log:" >&2
+		echo "# tg_start: the reference generator (testpmd) gave no prompt in $TG_WAITED s;" \
+			"the end of its log:" >&2
 		tail -n 20 "$T/tg.log" | sed 's/^/# /' >&2
+		if ! kill -0 "$(cat "$T/tg.pid")" 2>/dev/null; then
+			echo "# tg_start: it exited (not the hang a retry is for): not started again" >&2
+			tg_stop
+			kill "$(cat "$T/tg-holder.pid")" 2>/dev/null || true
+			rm -f "$T/tg.fifo"
+			return 1
+		fi
 		# where its threads wait (the cause is not known yet: README, Known limits)
-		if command -v gdb >/dev/null && kill -0 "$(cat "$T/tg.pid")" 2>/dev/null; then
+		if command -v gdb >/dev/null; then
 			echo "# tg_start: its threads:" >&2
 			timeout 60 gdb -p "$(cat "$T/tg.pid")" -batch -ex "thread apply all bt 10" 2>&1 |
 				grep -E '^(Thread|#[0-9])' | cut -c1-160 | sed 's/^/#   /' >&2 || true
@@ -170,11 +181,17 @@ tg_start() { # LINK0_VDEV LINK1_VDEV
 		tg_stop
 		kill "$(cat "$T/tg-holder.pid")" 2>/dev/null || true
 		rm -f "$T/tg.fifo"
+		[ "$try" -lt "$tries" ] || break
+		tap_retry "$try" $((tries - 1)) "the reference generator (testpmd) ran without a prompt" \
+			"for $TG_WAITED s (the hang of README 'Known limits'); stopped, started again"
 	done
 	return 1
 }
+# tg_prompt_or_gone: the generator gave its prompt, or it is no longer running
+tg_prompt_or_gone() { grep -qs 'testpmd> ' "$T/tg.log" || pid_gone "$(cat "$T/tg.pid")"; }
 tg_launch() { # LINK0_VDEV LINK1_VDEV: starts the generator; 0 once it gives its prompt
 	TG_PREFIX=peers-tg-$$
+	TG_LAUNCHES=$((TG_LAUNCHES + 1))
 	mkfifo "$T/tg.fifo"
 	setsid sleep 600 >"$T/tg.fifo" &
 	echo $! >"$T/tg-holder.pid"
@@ -188,14 +205,11 @@ tg_launch() { # LINK0_VDEV LINK1_VDEV: starts the generator; 0 once it gives its
 	echo $! >"$T/tg.pid"
 	# Its prompt comes after every port started and testpmd's link check (up to 9 s); on a
 	# loaded 2-core host that took over 20 s once, so it gets 40 s a try.
-	local i
-	for ((i = 0; i < 400; i++)); do
-		grep -qs 'testpmd> ' "$T/tg.log" && return 0
-		kill -0 "$(cat "$T/tg.pid")" 2>/dev/null || break
-		sleep 0.1
-	done
-	TG_WAITED=$((i / 10))
-	return 1
+	local t0=$SECONDS
+	poll_until 40 "the reference generator's prompt ('testpmd> ' in $T/tg.log)" \
+		tg_prompt_or_gone || true
+	TG_WAITED=$((SECONDS - t0))
+	grep -qs 'testpmd> ' "$T/tg.log"
 }
 tg_cmd() { timeout 5 bash -c 'printf "%s\n" "$1" >"$2"' _ "$1" "$T/tg.fifo"; }
 tg_stop() {
@@ -204,29 +218,25 @@ tg_stop() {
 	if kill -0 "$pid" 2>/dev/null; then
 		tg_cmd stop || true
 		tg_cmd quit || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
+		poll_until 5 "the reference generator (pid $pid) to quit; SIGKILL next" pid_gone "$pid" ||
+			kill -KILL "$pid" 2>/dev/null || true
 		# gone before anything else opens the sockets it was a client of
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		poll_until 5 "the reference generator (pid $pid) to be gone" pid_gone "$pid" || true
 	fi
 	rm -f "$T/tg.pid"
 	rm -rf "/var/run/dpdk/$TG_PREFIX"
 }
 
 # ---- VPP ---------------------------------------------------------------------------------
-# vpp_need_build VARIANT...: skip the whole test, naming the build command, when the cached
-# VPP build (peers/vpp/build) is absent; links build/vpp/VARIANT; exports VPP_PREFIX (the
-# default build) for the backend.
+# vpp_need_build VARIANT...: builds the VPP variants the test runs (peers/vpp/build: a checked
+# cache entry at once, else a build with progress; a failed build fails the test, naming it);
+# links build/vpp/VARIANT; exports VPP_PREFIX (the default build) for the backend.
 vpp_need_build() {
-	local v p
-	for v in "$@"; do
-		p=$("$PEERS/vpp/build" --variant "$v" --print-prefix 2>/dev/null) ||
-			skip_all "no cached VPP build ($v): run peers/vpp/build$([ "$v" = default ] || echo " --variant $v") or make -C peers vpp (VPP_SRC=TARBALL|DIR; 11+ min on 2 idle cores)"
-		[ "$v" != default ] || VPP_PREFIX=$p
-		# Cached: this returns at once, and links build/vpp/$v (fwdlab's vpp:NAME).
-		"$PEERS/vpp/build" --variant "$v" >/dev/null
+	local v
+	for v in default "$@"; do
+		need "the VPP build $v (peers/vpp/build --variant $v)" "$PEERS/vpp/build" --variant "$v" >/dev/null
 	done
-	[ -n "${VPP_PREFIX:-}" ] || VPP_PREFIX=$("$PEERS/vpp/build" --print-prefix)
+	VPP_PREFIX=$("$PEERS/vpp/build" --print-prefix)
 	export VPP_PREFIX
 }
 vppctl_cfg() { # CONFIG ARGS...: vppctl on the backend's CLI socket (run-dir/cli.sock)
@@ -235,11 +245,7 @@ vppctl_cfg() { # CONFIG ARGS...: vppctl on the backend's CLI socket (run-dir/cli
 	LD_LIBRARY_PATH=$(dirname "$(find "$VPP_PREFIX/lib" -maxdepth 2 -name 'libvnet.so*' -print -quit)") \
 		"$VPP_PREFIX/bin/vppctl" -s "$run/cli.sock" "${@:2}"
 }
+memif_both_up() { [ "$(vppctl_cfg "$1" show memif 2>/dev/null | grep -c 'flags.*connected')" -ge 2 ]; }
 vpp_wait_memif_up() { # CONFIG TIMEOUT_S: both memif interfaces connected
-	local i
-	for ((i = 0; i < $2 * 5; i++)); do
-		[ "$(vppctl_cfg "$1" show memif 2>/dev/null | grep -c 'flags.*connected')" -ge 2 ] && return 0
-		sleep 0.2
-	done
-	return 1
+	poll_until "$2" "both of VPP's memif interfaces connected (show memif)" memif_both_up "$1"
 }

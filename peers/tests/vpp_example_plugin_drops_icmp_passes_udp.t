@@ -22,14 +22,21 @@ plugins=$(vppctl_cfg "$cfg" show plugins)
 check "the plugin is loaded from the build's fwdlab/plugins" grep -q example_plugin.so <<<"$plugins"
 tg_start "net_memif0,role=client,id=0,socket=$T/m0.sock,socket-abstract=no,mac=$TG_MAC0" \
 	"net_memif1,role=client,id=0,socket=$T/m1.sock,socket-abstract=no,mac=$TG_MAC1"
-vpp_wait_memif_up "$cfg" 60 || echo "# memif links not up after 60 s" >&2
+vpp_wait_memif_up "$cfg" 60 || true
 tg_cmd start
 wait_frames "$T/tg_out1.pcap" "$N_FWD" 30 || true
-for _ in $(seq 50); do
-	[ "$("$BACKEND_CMD" vpp stats "$cfg" | jq .port1.rx)" -ge "$N_REV" ] && break
-	sleep 0.2
-done
-sleep 1
+# shellcheck disable=SC2317 # called by poll_until
+port1_rx_all() { [ "$("$BACKEND_CMD" vpp stats "$cfg" | jq .port1.rx)" -ge "$N_REV" ]; }
+poll_until 10 "VPP's port1 to count the $N_REV ICMP frames received" port1_rx_all || true
+# a frame counted at port1's input is still on its way through the graph: the dump waits until
+# the example node's runtime has every frame of both flows (its errors are counted as it runs)
+# shellcheck disable=SC2317 # called by poll_until
+example_saw_all() {
+	vppctl_cfg "$cfg" show runtime |
+		awk -v n=$((N_FWD + N_REV)) '$1 == "example" { v += $4 } END { exit !(v >= n) }'
+}
+poll_until 10 "VPP's example node to count all $((N_FWD + N_REV)) frames (show runtime)" \
+	example_saw_all || true
 "$BACKEND_CMD" vpp dump "$cfg" "$T/dump"
 tg_stop
 check_out "example passes UDP port0->port1" "$T/tg_out1.pcap" fwd routed-own-mac

@@ -20,6 +20,8 @@ ssh-keygen -q -t ed25519 -N '' -C seed-test -f "$tmp/id" </dev/null
 args=(--role dut --hostname dut1 --ssh-key "$tmp/id.pub" --mgmt-mac 52:54:00:AA:00:01
 	--data-mac 52:54:00:00:10:01 --data-mac 52:54:00:00:10:02 --isolate 1-2 --hugepages 300)
 "$seed" "${args[@]}" --out "$tmp/a" >/dev/null
+# the subject, not a wait: the second seed is made in a later second, so that a timestamp
+# (file mtimes, the ISO's dates) that leaked into the image would make the two differ
 sleep 1.1
 "$seed" "${args[@]}" --out "$tmp/b" >/dev/null
 a=$(sha256sum <"$tmp/a/seed.iso") b=$(sha256sum <"$tmp/b/seed.iso")

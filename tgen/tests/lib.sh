@@ -19,14 +19,12 @@ dut_pid=""
 tap_alias ntap tgen_tap_failed nfail
 : "${ntap:=0}" "${nfail:=0}" # (assigned, for shellcheck, which does not follow namerefs)
 
+pid_gone() { ! kill -0 "$1" 2>/dev/null; } # PID: the process has ended
 cleanup() {
 	if [ -n "$dut_pid" ] && kill -0 "$dut_pid" 2>/dev/null; then
 		kill "$dut_pid" 2>/dev/null || true
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$dut_pid" 2>/dev/null || break
-			sleep 0.3
-		done
-		kill -9 "$dut_pid" 2>/dev/null || true
+		poll_until 3 "the DUT (pid $dut_pid) to end after SIGTERM; SIGKILL next" \
+			pid_gone "$dut_pid" || kill -9 "$dut_pid" 2>/dev/null || true
 	fi
 	rm -rf "$tmp" "/var/run/dpdk/dut-$id" "/var/run/dpdk/tg-$id"
 }
@@ -78,14 +76,11 @@ stop_dut() {
 	dut_pid=""
 }
 
-# vfwd_wait_cli: until vfwd answers on $tmp/cli.sock (20 s at most; the test's checks say
-# what failed when it never does)
+# vfwd_wait_cli: until vfwd answers on $tmp/cli.sock (20 s at most, then a comment naming
+# what it waited for; the test's checks say what failed)
 vfwd_wait_cli() {
-	for _ in $(seq 1 200); do
-		"$VFWDCTL" -s "$tmp/cli.sock" show version >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	return 1
+	poll_until 20 "vfwd's CLI to answer show version on $tmp/cli.sock" \
+		"$VFWDCTL" -s "$tmp/cli.sock" show version
 }
 
 tgen() { # tgen mode args... ; output in $tmp/tgen.out

@@ -513,8 +513,11 @@ topo_require_up() {
 	if ! down=$(topo_nodes_down); then
 		die "$down; the $TOPOLOGY lab is not up (fwdlab up --topology $TOPOLOGY restarts it)"
 	fi
-	DUT_BACKEND=vfwd
-	if dut_is_vpp; then DUT_BACKEND=$(peer_current); fi
+	DUT_BACKEND=vfwd DUT_SPEC=
+	if dut_is_vpp; then
+		DUT_SPEC=$(peer_current)
+		DUT_BACKEND=${DUT_SPEC%%:*}
+	fi
 	vfwd_answers || topo_dut_settle ||
 		die "$(dut_forwarder) does not answer in the DUT (fwdlab ssh dut journalctl -u $(dut_unit))"
 }

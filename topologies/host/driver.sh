@@ -158,15 +158,16 @@ vfwd_answers() { [ -S "$STATE/run/cli.sock" ] && dut_ctl show version >/dev/null
 
 # topo_require_up: the DUT answers; sets DUT_BACKEND (meta.json's dut.backend) to vfwd or
 # the peer backend that runs in its place (topologies/host/peer.sh).
-# shellcheck disable=SC2034 # DUT_BACKEND is read by lab/lib/results.sh and lab/fwdlab
+# shellcheck disable=SC2034 # DUT_BACKEND and DUT_SPEC are read by lab/lib/results.sh and lab/fwdlab
 topo_require_up() {
 	topo_conf_check
 	if peer_is_dut; then
 		peer_running || die "the host lab's DUT, peer backend $(peer_current), is not running (fwdlab swap BUILD or peer:NAME)"
-		DUT_BACKEND=$(peer_current)
+		DUT_SPEC=$(peer_current)
+		DUT_BACKEND=${DUT_SPEC%%:*} # vpp:default and vpp-plugin:F.so run backend vpp
 		return 0
 	fi
-	DUT_BACKEND=vfwd
+	DUT_BACKEND=vfwd DUT_SPEC=
 	vfwd_answers || topo_dut_settle ||
 		die "the host lab is not up (fwdlab up --topology host)$(vfwd_gave_up_note)"
 }

@@ -19,8 +19,22 @@ topo_has_peers() { :; }
 peer_current() { cat "$STATE/peer/name" 2>/dev/null || true; }
 # peer_is_dut: a peer backend is the lab's DUT (vfwd is stopped). Whether it runs: peer_running.
 peer_is_dut() { [ -s "$STATE/peer/name" ]; }
-# peer_backend: the backend that runs the current peer (vpp:BUILD is the vpp backend).
-peer_backend() { local n; n=$(peer_current); echo "${n%%:*}"; }
+# peer_backend: the backend that runs the current peer (vpp:BUILD and vpp-plugin:FILE.so are
+# the vpp backend).
+peer_backend() {
+	local n
+	n=$(peer_current)
+	case "$n" in vpp-plugin:*) echo vpp ;; *) echo "${n%%:*}" ;; esac
+}
+# peer_vpp_base: the VPP build under the current peer (vpp, vpp:NAME), without a plugin swapped in.
+peer_vpp_base() { cat "$STATE/peer/base" 2>/dev/null || peer_current; }
+# peer_vppctl CLI...: VPP's CLI when a VPP build is the peer (CRs removed).
+peer_vppctl() {
+	local prefix lib
+	prefix=$(awk '$1 == "vpp-prefix" { print $2 }' "$STATE/peer/config")
+	lib=$(dirname "$(find "$prefix/lib" -maxdepth 2 -name 'libvnet.so*' -print -quit)")
+	LD_LIBRARY_PATH=$lib "$prefix/bin/vppctl" -s "$STATE/peer/run/cli.sock" "$@" | tr -d '\r'
+}
 peer_do() { # VERB [DIR]: peers/backend NAME VERB CONFIG [DIR]
 	"$PEERS_BACKEND" "$(peer_backend)" "$1" "$STATE/peer/config" "${@:2}"
 }
@@ -37,6 +51,7 @@ peer_veth() { printf 'fl%sp%s' "$(lab_prefix)" "$1"; }
 # peer_host_config NAME: the backend's config from topology.conf and setup.cli.
 peer_host_config() {
 	local name=$1 p workers backend=${1%%:*}
+	[[ $name != vpp-plugin:* ]] || backend=vpp
 	workers=$(conf vfwd.workers)
 	[[ $workers =~ ^[0-9]+$ ]] ||
 		die "$TOPO_CONF: vfwd.workers = $workers; a peer backend forwards on one lcore"
@@ -52,7 +67,13 @@ peer_host_config() {
 		echo "mac port$p $(conf "vfwd.port${p}_mac")"
 	done
 	[ "$name" = linux ] || [ "$backend" = vpp ] || echo "eal-args $(conf vfwd.eal_args)"
-	[ "$backend" != vpp ] || echo "vpp-prefix $(vpp_spec_prefix "$name")"
+	if [[ $name == vpp-plugin:* ]]; then
+		# the base build (swap_vpp_plugin wrote it) and the plugin swapped in, with FILE.cli
+		echo "vpp-prefix $(vpp_spec_prefix "$(cat "$STATE/peer/base")")"
+		echo "vpp-plugin $STATE/peer/plugin/${name#vpp-plugin:}"
+	elif [ "$backend" = vpp ]; then
+		echo "vpp-prefix $(vpp_spec_prefix "$name")"
+	fi
 	echo "main-lcore $(conf vfwd.main_core)"
 	echo "lcore $workers"
 	echo "num-mbufs $(conf vfwd.num_mbufs)"
@@ -112,8 +133,13 @@ peer_stop() {
 }
 
 # topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
+# vpp-plugin:FILE.so: host_plugin_swap.
 topo_peer_swap() {
-	local name=$1 hold_pid="" rc=0 tmp
+	local name=$1 hold_pid="" rc=0
+	if [[ $name == vpp-plugin:* ]]; then
+		host_plugin_swap "$name"
+		return
+	fi
 	# The lab is up (its vfwd build installed), whether or not a DUT runs now.
 	[ -d "$STATE/vfwd" ] || die "the host lab is not up (fwdlab up --topology host)"
 	peer_needs_build "$name"
@@ -151,16 +177,117 @@ topo_peer_swap() {
 		rm -f "$STATE/peer.failed/name"
 		die "peer backend $name did not start (logs above, all of them in $STATE/peer.failed); the lab has no DUT now: fwdlab swap BUILD or fwdlab up"
 	fi
-	# What meta.json records as the DUT's build: the backend's name and version.
-	tmp=$(mktemp -d "$STATE/peer/probe.XXXXXX")
-	peer_do dump "$tmp" >/dev/null 2>&1 || true
-	# A VPP build is labelled by its name (vpp:verB), so that two of them are two columns.
-	local label=""
-	[[ $name != vpp* ]] || label=$name
-	jq -n --arg b "$name" --arg v "$(jq -r '.version // ""' "$tmp/backend.json" 2>/dev/null)" \
-		--arg l "$label" --arg be "${name%%:*}" \
-		'{name: $b, backend: $be, version: $v, label: $l}' | atomic_write "$STATE/peer/build-info.json"
-	rm -rf "$tmp"
+	peer_build_info "$name"
+}
+
+# peer_build_info NAME: what meta.json records as the DUT's build ($STATE/peer/build-info.json):
+# the backend's name and version (from a dump of it; VPP's from its show version); a VPP build
+# is labelled by its name (vpp:verB, vpp-plugin:FILE.so), so that two of them are two columns,
+# and lists the plugins it runs that are not VPP's own ([{file, sha256, node}]: the tree's own,
+# build-plugin --tree, and one swapped in).
+peer_build_info() {
+	local name=$1 tmp label="" plugins=null base="" version="" prefix
+	if [ "$(peer_backend)" = vpp ]; then
+		# VPP: its show version (as its dump's backend.json says it) and plugins, without a dump
+		label=$name
+		prefix=$(awk '$1 == "vpp-prefix" { print $2 }' "$STATE/peer/config")
+		version="$(peer_vppctl show version | head -n 1) ($prefix)"
+		plugins=$(vpp_tree_plugins_json "$prefix")
+		if [ -s "$STATE/peer/plugin/plugin.json" ]; then
+			plugins=$(jq -c --slurpfile s "$STATE/peer/plugin/plugin.json" '. + [$s[0] | {file, sha256, node}]' <<<"$plugins")
+		fi
+	else
+		tmp=$(mktemp -d "$STATE/peer/probe.XXXXXX")
+		peer_do dump "$tmp" >/dev/null 2>&1 || true
+		version=$(jq -r '.version // ""' "$tmp/backend.json" 2>/dev/null) || version=""
+		rm -rf "$tmp"
+	fi
+	[ ! -s "$STATE/peer/base" ] || base=$(cat "$STATE/peer/base")
+	jq -n --arg b "$name" --arg v "$version" --arg l "$label" --arg be "$(peer_backend)" \
+		--argjson p "${plugins:-[]}" --arg base "$base" \
+		'{name: $b, backend: $be, version: $v, label: $l}
+		+ (if $p == null then {} else {plugins: $p} end)
+		+ (if $base == "" then {} else {base: $base} end)' | atomic_write "$STATE/peer/build-info.json"
+}
+
+# host_plugin_swap vpp-plugin:/ABS/FILE.so: a plugin into the running VPP, in seconds. The
+# plugin is checked (a VPP plugin, enable lines, built for this VPP's version, a name VPP does
+# not have already), copied with its enable lines to $STATE/peer/plugin/ (the vpp backend's
+# `vpp-plugin` key), VPP restarted on the same base build (vpp:NAME; a previous plugin goes),
+# then `show plugins` and each enable line's arc checked. When the new one fails, the previous
+# DUT starts again as it was, and the failure names VPP's own error.
+host_plugin_swap() {
+	local spec=$1 base prefix file stage=$STATE/vpp-plugin.new prev=$STATE/peer.prev rc=0
+	local why="" seen="" back
+	[ -d "$STATE/vfwd" ] || die "the host lab is not up (fwdlab up --topology host)"
+	if [ "$(peer_backend)" != vpp ] || ! peer_running; then
+		die "swap $spec: VPP is not the DUT (fwdlab swap vpp:NAME first)"
+	fi
+	base=$(peer_vpp_base)
+	prefix=$(vpp_spec_prefix "$base")
+	vpp_plugin_stage "$spec" "$stage"
+	file=$(jq -r .file "$stage/plugin.json")
+	vpp_plugin_fits "$stage" "$(vpp_prefix_version "$prefix")"
+	# VPP loads the first plugin of a name it finds, its own folder first
+	if [ -n "$(find "$prefix/lib" "$prefix/fwdlab/plugins" -maxdepth 3 -name "$file" -print -quit 2>/dev/null)" ]; then
+		die "swap $spec: $base ($prefix) has a plugin named $file already; rename the file"
+	fi
+	# the previous DUT, to come back to
+	rm -rf "$prev"
+	mkdir -p "$prev"
+	find "$STATE/peer" -mindepth 1 -maxdepth 1 ! -name run ! -name 'probe.*' -exec cp -a {} "$prev/" \;
+	peer_stop
+	mkdir -p "$STATE/peer/run" "$STATE/peer/plugin"
+	cp "$stage/$file" "$stage/${file%.so}.cli" "$stage/plugin.json" "$STATE/peer/plugin/"
+	echo "$base" >"$STATE/peer/base"
+	echo "vpp-plugin:$file" >"$STATE/peer/name"
+	peer_host_config "vpp-plugin:$file" | atomic_write "$STATE/peer/config"
+	say "starting VPP ($base) with $file ($STATE/peer/config)"
+	peer_vpp_start || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		seen=$(vpp_plugin_verify "$STATE/peer/plugin" peer_vppctl 2>"$STATE/peer/verify.err") || {
+			rc=1
+			why=$(cat "$STATE/peer/verify.err")
+		}
+	else
+		tail -n 12 "$STATE/peer/start.log" >&2
+		[ ! -s "$STATE/tgen-link.log" ] || tail -n 5 "$STATE/tgen-link.log" >&2
+		# VPP's own error about the plugin (its log, which the backend prints), else the backend's
+		why=$(sed -n 's/.*plugin\/load[[:space:]]*//p' "$STATE/peer/start.log" | awk '!seen[$0]++' |
+			paste -sd';' | sed 's/;/; /g')
+		if [ -n "$why" ]; then
+			why="VPP did not load it: $why"
+		else
+			why=$(sed -n 's/^vpp: //p' "$STATE/peer/start.log" | tail -n 1)
+			[ -n "$why" ] || why="VPP did not start with it (logs above)"
+		fi
+	fi
+	if [ "$rc" -ne 0 ]; then
+		peer_do stop >/dev/null 2>&1 || true
+		rm -rf "$STATE/peer.failed"
+		mv "$STATE/peer" "$STATE/peer.failed"
+		rm -f "$STATE/peer.failed/name" "$(peer_memif_sock 0)" "$(peer_memif_sock 1)"
+		mv "$prev" "$STATE/peer"
+		mkdir -p "$STATE/peer/run"
+		if peer_vpp_start; then
+			back="the DUT runs $(peer_current) again"
+		else
+			back="the previous DUT, $(peer_current), did not start again either (logs: $STATE/peer/start.log); fwdlab swap vpp:default"
+		fi
+		rm -rf "$stage"
+		die "swap $spec: $why; $back (the failed start's files: $STATE/peer.failed)"
+	fi
+	peer_build_info "vpp-plugin:$file"
+	printf '%s\n' "$seen" >"$STATE/peer/plugin/verified"
+	rm -rf "$prev" "$stage"
+}
+
+# peer_vpp_start: the VPP peer of $STATE/peer/config started (VPP needs no client to start),
+# then a tgen of its own sees both links up, as every experiment's tgen will.
+peer_vpp_start() {
+	: >"$STATE/tgen-link.log"
+	peer_do start >"$STATE/peer/start.log" 2>&1 || return 1
+	bash -c "$(tgen_link_cmd "-w 60")"
 }
 
 # topo_peer_dump DIR: the backend's own runtime output into DIR (backend.json names it).

@@ -29,19 +29,26 @@ stl=$trex_home/scripts/stl/udp_for_benchmarks.py
 status_of() { jq -r .status "$1/meta.json" 2>/dev/null || echo none; }
 run_dir() { find "$tmp/results" -mindepth 2 -maxdepth 2 -type d -name "$1" -print -quit; }
 trex_pid() { cat "$FWDLAB_GEN_DIR/server.pid" 2>/dev/null || echo none; }
-# run_until_traffic NAME OUT SECONDS: `lab run` at 3 kpps for 10 s as run NAME in the
-# background ($job, its output in OUT); returns once its first trial has begun and SECONDS
-# more have passed (the trial driver connects and starts the traffic).
-run_until_traffic() {
+# traffic_flowing NAME: run NAME's trial is under way: its pre-trial hook (which clears vfwd's
+# runtime; it runs as "[/bin/]sh [-c ]PATH/trial-hook pre DIR ...", a pattern that does not
+# match tgen, whose arguments name it) has ended, and vfwd's ethernet-input has counted TRex's
+# frames since.
+traffic_flowing() {
 	local d
+	d=$(run_dir "$1")
+	[ -n "$d" ] && [ -s "$d/trials/.count" ] &&
+		! pgrep -f "^[^ ]*sh( -c)? [^ ]*trial-hook pre $d/trials" >/dev/null &&
+		[ "$(runtime_vectors <("$FWDLAB_STATE/vfwd/bin/vfwdctl" -s "$FWDLAB_STATE/run/cli.sock" \
+			show runtime) ethernet-input)" -gt 0 ]
+}
+# run_until_traffic NAME OUT: `lab run` at 3 kpps for 10 s as run NAME in the background
+# ($job, its output in OUT); returns once its trial's traffic flows through vfwd (the trial
+# driver has connected to TRex and started it), or after 120 s, saying so.
+run_until_traffic() {
 	lab run --label trex --rate 3000 --duration 10 --run "$1" >"$2" 2>&1 &
 	job=$!
-	for _ in $(seq 120); do
-		d=$(run_dir "$1")
-		if [ -n "$d" ] && [ -s "$d/trials/.count" ]; then break; fi
-		sleep 1
-	done
-	sleep "$3"
+	poll_until 120 "run $1's traffic through vfwd (ethernet-input counting after the trial's clear)" \
+		traffic_flowing "$1" || true
 }
 
 stage "up --generator trex" lab up --generator trex || exit 1
@@ -128,10 +135,10 @@ check "a TRex server that does not answer is named, with its log" eval '
 # a busy 2-CPU host does to it) survives and the run completes: trexctl runs TRex with
 # --no-watchdog (with its watchdog the server aborted: "WATCHDOG: task 'ZMQ sync
 # request-response' has not responded for more than 3.1 seconds").
-run_until_traffic stopped "$tmp/stopped-run.out" 4
+run_until_traffic stopped "$tmp/stopped-run.out"
 pid1=$(trex_pid)
 kill -STOP "$pid1" 2>/dev/null || true
-sleep 3
+sleep 3 # the subject: 3 s stopped, longer than TRex's 1 s watchdog allows
 kill -CONT "$pid1" 2>/dev/null || true
 rc=0
 wait "$job" || rc=$?
@@ -146,7 +153,7 @@ check "after the stop, TRex's tx still equals vfwd's ip4-lookup count" eval '
 	[ "$tx" -gt 0 ] && [ "$lk" -eq "$tx" ]'
 
 # 5. TRex killed mid-trial: invalid run, files kept, exit 3 as for tgen.
-run_until_traffic killed "$tmp/killed.out" 6
+run_until_traffic killed "$tmp/killed.out"
 victim=$(trex_pid)
 kill -KILL "$victim" 2>/dev/null || true
 rc=0

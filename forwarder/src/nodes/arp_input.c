@@ -58,7 +58,7 @@ arp_learn_queue(const struct rte_arp_hdr *arp, uint16_t port_id, uint64_t *error
 }
 
 static rte_edge_t
-arp_input_one(struct rte_mbuf *m, uint64_t *errors)
+arp_input_one(struct rte_mbuf *m, uint64_t *errors, const uint16_t *next_by_port)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
@@ -114,16 +114,18 @@ arp_input_one(struct rte_mbuf *m, uint64_t *errors)
 	eth->dst_addr = eth->src_addr;
 	eth->src_addr = p->mac;
 	errors[ARP_INPUT_ERROR_REPLIES_SENT]++;
-	return arp_input_next[m->port];
+	return next_by_port[m->port];
 }
 
 static uint16_t
 arp_input_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
-	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	const struct vfwd_node_ctx *ctx = (const struct vfwd_node_ctx *)node->ctx;
 
 	for (uint16_t i = 0; i < cnt; i++)
-		rte_node_enqueue_x1(graph, node, arp_input_one(objs[i], errors), objs[i]);
+		rte_node_enqueue_x1(graph, node,
+				    arp_input_one(objs[i], ctx->errors, ctx->next_by_port),
+				    objs[i]);
 	return cnt;
 }
 

@@ -109,7 +109,9 @@ ip4_frag_one(struct rte_graph *graph, struct rte_node *node, struct rte_mbuf *m,
 		fip->hdr_checksum = rte_ipv4_cksum(fip);
 		f->port = m->port;
 		*mbuf_adj(f) = *mbuf_adj(m);
-		rte_node_enqueue_x1(graph, node, ip4_frag_next[adj->port_id], f);
+		rte_node_enqueue_x1(graph, node,
+				    ((struct vfwd_node_ctx *)node->ctx)->next_by_port[adj->port_id],
+				    f);
 		errors[IP4_FRAG_ERROR_FRAGMENTS]++;
 		off += len;
 	}

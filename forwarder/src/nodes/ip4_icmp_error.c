@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * ip4-icmp-error: turns a packet that could not be forwarded into the ICMP
  * error its sender should get (RFC 792, RFC 1812 4.3.2): time exceeded,
- * destination unreachable, fragmentation needed (with the next-hop MTU,
+ * destination unreachable (net: no route; host: the next hop never answered
+ * ARP, from ip4-arp-pending), fragmentation needed (with the next-hop MTU,
  * RFC 1191). The reason travels in the mbuf's adjacency field (see
  * icmp_error_mark). The error quotes the original packet up to 576 bytes in
  * all, comes from the input interface's address, and goes to ip4-lookup to be
@@ -28,6 +29,7 @@ enum ip4_icmp_error_next {
 #define foreach_ip4_icmp_error_error                                                               \
 	_(TTL_SENT, "time exceeded response sent")                                                 \
 	_(UNREACH_SENT, "destination unreachable response sent")                                   \
+	_(HOST_UNREACH_SENT, "host unreachable response sent")                                     \
 	_(FRAG_SENT, "fragmentation needed response sent")                                         \
 	_(NOT_SENT, "error message dropped (about an icmp error or a fragment)")                   \
 	_(NO_SOURCE, "error message dropped (input interface has no address)")                     \
@@ -133,6 +135,8 @@ ip4_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 		errors[IP4_ICMP_ERROR_ERROR_TTL_SENT]++;
 	else if (code == 4)
 		errors[IP4_ICMP_ERROR_ERROR_FRAG_SENT]++;
+	else if (code == 1)
+		errors[IP4_ICMP_ERROR_ERROR_HOST_UNREACH_SENT]++;
 	else
 		errors[IP4_ICMP_ERROR_ERROR_UNREACH_SENT]++;
 	return IP4_ICMP_ERROR_NEXT_LOOKUP;

@@ -101,6 +101,27 @@ ip4_lookup_next(struct rte_mbuf *m, uint32_t hop, uint64_t *errors)
 	return ip4_lookup_slow(m, hop, errors);
 }
 
+/* Writes each packet's adjacency (UINT32_MAX: no route) into its mbuf; true when every
+ * packet goes to ip4-rewrite (a route whose adjacency forwards). The mbuf field's offset and
+ * the table are held in locals: the stores through the mbufs would make the compiler read
+ * the globals again for each packet. */
+static inline bool
+ip4_lookup_store(struct rte_mbuf **pkts, const uint64_t *hop, uint16_t cnt)
+{
+	const int off = mbuf_adj_offset;
+	const struct adj *adjs = adj_table;
+	bool all = true;
+
+	for (uint16_t i = 0; i < cnt; i++) {
+		bool miss = hop[i] == FIB_MISS;
+		uint32_t h = miss ? 0 : (uint32_t)hop[i];
+
+		all &= !miss & (adjs[h].type >= ADJ_GLEAN);
+		*RTE_MBUF_DYNFIELD(pkts[i], off, uint32_t *) = miss ? UINT32_MAX : h;
+	}
+	return all;
+}
+
 static uint16_t
 ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
@@ -112,7 +133,7 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	uint16_t i, n_spec = 0;
 
 	for (i = 0; i + 4 <= cnt; i += 4) {
-		if (i + 8 <= cnt) {
+		if (cnt > NODE_PREFETCH_MIN && i + 8 <= cnt) {
 			node_prefetch_data(pkts[i + 4]);
 			node_prefetch_data(pkts[i + 5]);
 			node_prefetch_data(pkts[i + 6]);
@@ -126,12 +147,18 @@ ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	for (; i < cnt; i++)
 		dst[i] = ip4_dst(pkts[i]);
 	rte_fib_lookup_bulk(fib_ip4, dst, hop, cnt);
+	ip4_lookup_slow_down(cnt);
+	/* the adjacency of each packet into its mbuf; when all are forwarded (the usual case)
+	 * the vector moves on whole, else each packet's edge is found (below) */
+	if (likely(ip4_lookup_store(pkts, hop, cnt))) {
+		rte_node_next_stream_move(graph, node, IP4_LOOKUP_NEXT_REWRITE);
+		return cnt;
+	}
 	for (i = 0; i < cnt; i++) {
 		nexts[i] = ip4_lookup_next(
 			pkts[i], hop[i] == FIB_MISS ? UINT32_MAX : (uint32_t)hop[i], errors);
 		n_spec += nexts[i] == IP4_LOOKUP_NEXT_REWRITE;
 	}
-	ip4_lookup_slow_down(cnt);
 	node_dispatch(graph, node, objs, cnt, nexts, IP4_LOOKUP_NEXT_REWRITE, n_spec);
 	return cnt;
 }

@@ -47,11 +47,13 @@ ip4_rewrite_apply(struct rte_ether_hdr *eth, struct rte_ipv4_hdr *ip, const stru
 {
 	uint32_t sum;
 
-	/* HC' = ~(~HC + ~m + m'); for TTL-1, ~m + m' is 0xfeff */
-	sum = (uint16_t)~rte_be_to_cpu_16(ip->hdr_checksum) + 0xfeffu;
+	/* HC' = ~(~HC + ~m + m') (RFC 1624 eqn. 3); for TTL-1, ~m + m' is 0xfeff. A ones'
+	 * complement sum is the same in either byte order, so the checksum is updated as it
+	 * lies in the header, with the constant in network order; one fold is enough, as
+	 * ~HC + 0xfeff <= 0x1fefe folds to at most 0xffff. */
+	sum = (uint16_t)~ip->hdr_checksum + (uint32_t)rte_cpu_to_be_16(0xfeff);
 	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	ip->hdr_checksum = rte_cpu_to_be_16((uint16_t)~sum);
+	ip->hdr_checksum = (uint16_t)~sum;
 	ip->time_to_live--;
 	memcpy(eth, adj->rewrite, 8);
 	memcpy((uint8_t *)eth + 8, adj->rewrite + 8, 4);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * ip6-icmp-error: turns a packet that could not be forwarded into the ICMPv6
  * error its sender should get (RFC 4443 3): destination unreachable (no
- * route, type 1 code 0), packet too big (type 2, with the next-hop MTU) and
+ * route, type 1 code 0; address unreachable, code 3, when neighbour discovery
+ * failed, from ip6-nd-pending), packet too big (type 2, with the next-hop MTU) and
  * time exceeded (hop limit, type 3 code 0). The reason travels in the mbuf's
  * adjacency field (icmp_error_mark). The error quotes as much of the packet as
  * fits in the minimum IPv6 MTU (1280 bytes in all, RFC 4443 2.4 (c)), comes
@@ -30,6 +31,7 @@ enum ip6_icmp_error_next {
 /* VPP's names (ip6-icmp-error) where it has them */
 #define foreach_ip6_icmp_error_error                                                               \
 	_(UNREACH_SENT, "destination unreachable response sent")                                   \
+	_(ADDR_UNREACH_SENT, "address unreachable response sent")                                  \
 	_(TOO_BIG_SENT, "packet too big response sent")                                            \
 	_(HOP_LIMIT_SENT, "hop limit exceeded response sent")                                      \
 	_(NOT_SENT, "error message dropped (about an icmp6 error or to a multicast address)")      \
@@ -163,7 +165,9 @@ ip6_icmp_error_one(struct rte_mbuf *m, uint64_t *errors)
 
 		memcpy(icmp + 2, &c, 2);
 	}
-	if (type == 1)
+	if (type == 1 && code == 3)
+		errors[IP6_ICMP_ERROR_ERROR_ADDR_UNREACH_SENT]++;
+	else if (type == 1)
 		errors[IP6_ICMP_ERROR_ERROR_UNREACH_SENT]++;
 	else if (type == 2)
 		errors[IP6_ICMP_ERROR_ERROR_TOO_BIG_SENT]++;

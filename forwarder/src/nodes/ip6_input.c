@@ -68,7 +68,23 @@ ip6_input_addr_slow(const struct rte_ipv6_hdr *ip, uint64_t *errors)
 	return IP6_INPUT_NEXT_DROP;
 }
 
-static inline rte_edge_t
+/* The full address test: multicast, unspecified or loopback, link-local destination. */
+static __rte_noinline bool
+ip6_input_addr_bad(const struct rte_ipv6_hdr *ip)
+{
+	return ip->dst_addr[0] == 0xff || ip->src_addr[0] == 0xff ||
+	       ip6_is_unspecified_or_loopback(ip->src_addr) ||
+	       ip6_is_unspecified_or_loopback(ip->dst_addr) ||
+	       (ip->dst_addr[0] == 0xfe && (ip->dst_addr[1] & 0xc0) == 0x80);
+}
+
+/* First bytes of the addresses the full test may refuse (0x00: ::, ::1; 0xff: multicast;
+ * 0xfe: a link-local destination): any other pair passes without it. */
+static const uint8_t ip6_src_suspect[256] = {[0x00] = 1, [0xff] = 1};
+static const uint8_t ip6_dst_suspect[256] = {[0x00] = 1, [0xfe] = 1, [0xff] = 1};
+
+/* always inlined: GCC called it out of line, 12 calls a loop, at some 8 instructions a packet */
+static inline __attribute__((always_inline)) rte_edge_t
 ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
 {
 	const struct rte_ipv6_hdr *ip;
@@ -88,10 +104,8 @@ ip6_input_check(struct rte_mbuf *m, uint64_t *errors)
 		errors[IP6_INPUT_ERROR_BAD_LENGTH]++;
 		return IP6_INPUT_NEXT_DROP;
 	}
-	if (unlikely(ip->dst_addr[0] == 0xff || ip->src_addr[0] == 0xff ||
-		     ip6_is_unspecified_or_loopback(ip->src_addr) ||
-		     ip6_is_unspecified_or_loopback(ip->dst_addr) ||
-		     (ip->dst_addr[0] == 0xfe && (ip->dst_addr[1] & 0xc0) == 0x80)))
+	if (unlikely(ip6_src_suspect[ip->src_addr[0]] | ip6_dst_suspect[ip->dst_addr[0]]) &&
+	    ip6_input_addr_bad(ip))
 		return ip6_input_addr_slow(ip, errors);
 	if (unlikely(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen != m->pkt_len))
 		mbuf_trim_to(m, (uint32_t)(RTE_ETHER_HDR_LEN + sizeof(*ip) + plen));

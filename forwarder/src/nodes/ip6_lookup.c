@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * ip6-lookup: longest-prefix match of the destination (rte_lpm6, the whole
+ * ip6-lookup: longest-prefix match of the destination (rte_fib6, the whole
  * vector in one bulk lookup); the adjacency index travels to ip6-rewrite in
  * the mbuf's dynamic field. Packets for the router go to ip6-nd; a link-local
  * source is never forwarded (RFC 4291 2.5.6).
  */
 #include <rte_ip.h>
-#include <rte_lpm6.h>
+#include <rte_fib6.h>
 
 #include "error.h"
 #include "fib.h"
@@ -61,6 +61,30 @@ ip6_lookup_slow(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip, uint32_t hop,
 	return IP6_LOOKUP_NEXT_DROP;
 }
 
+/* Writes each packet's adjacency into its mbuf; true when every packet goes to ip6-rewrite
+ * (a forwarding adjacency, a source that is not link-local). Offset and table in locals, as
+ * ip4-lookup does. */
+static inline bool
+ip6_lookup_store(struct rte_mbuf **pkts, const uint64_t *hop, uint16_t cnt, uint32_t miss)
+{
+	const int off = mbuf_adj_offset;
+	const struct adj6 *adjs = adj6_table;
+	bool all = true;
+
+	for (uint16_t i = 0; i < cnt; i++) {
+		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+		uint32_t h = hop[i] == FIB6_MISS ? miss : (uint32_t)hop[i];
+		uint16_t s01;
+
+		memcpy(&s01, ip->src_addr, 2);
+		all &= (h != UINT32_MAX) & (adjs[h == UINT32_MAX ? 0 : h].type >= ADJ_GLEAN) &
+		       ((rte_be_to_cpu_16(s01) & 0xffc0) != 0xfe80);
+		*RTE_MBUF_DYNFIELD(pkts[i], off, uint32_t *) = h;
+	}
+	return all;
+}
+
 static uint16_t
 ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
@@ -68,8 +92,8 @@ ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
 	uint32_t miss = __atomic_load_n(&fib6_default_adj, __ATOMIC_ACQUIRE);
 	rte_edge_t nexts[cnt];
-	uint8_t dst[cnt][RTE_LPM6_IPV6_ADDR_SIZE];
-	int32_t hop[cnt];
+	uint8_t dst[cnt][RTE_FIB6_IPV6_ADDR_SIZE];
+	uint64_t hop[cnt];
 	uint16_t n_spec = 0;
 
 	for (uint16_t i = 0; i < cnt; i++) {
@@ -78,11 +102,15 @@ ip6_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs, 
 
 		memcpy(dst[i], ip->dst_addr, 16);
 	}
-	rte_lpm6_lookup_bulk_func(fib6_lpm, dst, hop, cnt);
+	rte_fib6_lookup_bulk(fib6_fib, dst, hop, cnt);
+	if (likely(ip6_lookup_store(pkts, hop, cnt, miss))) {
+		rte_node_next_stream_move(graph, node, IP6_LOOKUP_NEXT_REWRITE);
+		return cnt;
+	}
 	for (uint16_t i = 0; i < cnt; i++) {
 		const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
 			pkts[i], const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
-		uint32_t h = hop[i] < 0 ? miss : (uint32_t)hop[i];
+		uint32_t h = hop[i] == FIB6_MISS ? miss : (uint32_t)hop[i];
 		bool ll_src = ip->src_addr[0] == 0xfe && (ip->src_addr[1] & 0xc0) == 0x80;
 
 		*mbuf_adj(pkts[i]) = h;

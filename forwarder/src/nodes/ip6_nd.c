@@ -85,7 +85,8 @@ icmp6_cksum(const struct rte_ipv6_hdr *ip, const void *l4, unsigned len)
 
 /* Rewrites the NS in m into our NA (RFC 4861 7.2.4) and returns its edge. */
 static rte_edge_t
-nd_advertise(struct rte_mbuf *m, const struct port *p, uint64_t *errors)
+nd_advertise(struct rte_mbuf *m, const struct port *p, uint64_t *errors,
+	     const uint16_t *next_by_port)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
@@ -120,11 +121,11 @@ nd_advertise(struct rte_mbuf *m, const struct port *p, uint64_t *errors)
 	memcpy(na + 2, &c, 2);
 	mbuf_trim_to(m, RTE_ETHER_HDR_LEN + 40 + 32);
 	errors[IP6_ND_ERROR_NA_SENT]++;
-	return ip6_nd_next[m->port];
+	return next_by_port[m->port];
 }
 
 static rte_edge_t
-ip6_nd_one(struct rte_mbuf *m, uint64_t *errors)
+ip6_nd_one(struct rte_mbuf *m, uint64_t *errors, const uint16_t *next_by_port)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
@@ -155,7 +156,7 @@ ip6_nd_one(struct rte_mbuf *m, uint64_t *errors)
 		ll = nd_lladdr_opt(icmp + 24, plen - 24, 1);
 		if (ll != NULL && ip->src_addr[0] != 0 && !(ll[0] & 1))
 			nd_learn(ip->src_addr, ll, m->port, errors);
-		return nd_advertise(m, p, errors);
+		return nd_advertise(m, p, errors, next_by_port);
 	}
 	if (icmp[0] == ND_NA) {
 		ll = nd_lladdr_opt(icmp + 24, plen - 24, 2);
@@ -189,9 +190,11 @@ static uint16_t
 ip6_nd_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t cnt)
 {
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	const uint16_t *next_by_port = ((struct vfwd_node_ctx *)node->ctx)->next_by_port;
 
 	for (uint16_t i = 0; i < cnt; i++)
-		rte_node_enqueue_x1(graph, node, ip6_nd_one(objs[i], errors), objs[i]);
+		rte_node_enqueue_x1(graph, node, ip6_nd_one(objs[i], errors, next_by_port),
+				    objs[i]);
 	return cnt;
 }
 

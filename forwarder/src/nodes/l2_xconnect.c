@@ -19,12 +19,13 @@ l2_xconnect_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 {
 	struct rte_mbuf **pkts = (struct rte_mbuf **)objs;
 	uint64_t *errors = ((struct vfwd_node_ctx *)node->ctx)->errors;
+	const uint16_t *next_by_port = ((struct vfwd_node_ctx *)node->ctx)->next_by_port;
 	rte_edge_t nexts[cnt]; /* a vector can exceed the burst size when streams merge */
-	rte_edge_t spec = l2_xconnect_next[pkts[0]->port];
+	rte_edge_t spec = next_by_port[pkts[0]->port];
 	uint16_t n_spec = 0;
 
 	for (uint16_t i = 0; i < cnt; i++) {
-		nexts[i] = l2_xconnect_next[pkts[i]->port];
+		nexts[i] = next_by_port[pkts[i]->port];
 		if (unlikely(pkts[i]->pkt_len != pkts[i]->data_len) && !mbuf_chain_ok(pkts[i])) {
 			errors[0]++;
 			nexts[i] = 0;

@@ -16,12 +16,12 @@
 #include "port.h"
 #include "state.h"
 
-/* per input port: 0 = ethernet-input, 1 = l2-xconnect */
 /* which worker polls queue q of port index i */
 int8_t rxq_worker[MAX_PORTS][MAX_WORKERS];
 
 /* the queues one worker polls on one port; node->ctx (16 bytes) holds a pointer to it */
 struct port_rx_queues {
+	const uint16_t *rx_next; /* per port: 0 ethernet-input, 1 l2-xconnect (edge.c) */
 	uint16_t port_id;
 	uint16_t nb_q;
 	uint16_t next; /* the queue polled first in the next walk */
@@ -71,7 +71,8 @@ port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs, uin
 	if (n == 0)
 		return 0;
 	node->idx = n;
-	rte_node_next_stream_move(graph, node, port_rx_next[ctx->port_id]);
+	rte_node_next_stream_move(graph, node,
+				  __atomic_load_n(&ctx->rx_next[ctx->port_id], __ATOMIC_RELAXED));
 	return n;
 }
 
@@ -133,6 +134,7 @@ port_rx_init(const struct rte_graph *graph, struct rte_node *node)
 	ctx->errors = err_block_for_node(node->name, (unsigned)w);
 	rq = &rxq_lists[w][p - vfwd.ports];
 	memset(rq, 0, sizeof(*rq));
+	rq->rx_next = edge_table("port-rx");
 	rq->port_id = p->port_id;
 	for (uint16_t q = 0; q < p->nb_rxq && rq->nb_q < MAX_RXQ; q++)
 		if (rxq_worker[p - vfwd.ports][q] == w)

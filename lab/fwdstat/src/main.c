@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "export.h"
+#include "hops.h"
 #include "json.h"
 #include "report.h"
 #include "runs.h"
@@ -49,6 +50,10 @@ static const char usage[] =
 	"  latency DIR...\n"
 	"      latency at load per ndr run (tgen --latency-loads): min/avg/max and tail\n"
 	"      percentiles (us) per load (pdr_0..pdr_90) and direction, as a Markdown table\n"
+	"  hops RUN_DIR [--write [--quiet]] [--json|--table|--lines] [--trial N]\n"
+	"      where each trial's packets went, hop by hop (generator tx, link, DUT rx,\n"
+	"      drops per node and reason, DUT tx, link, generator rx): lost_at, unaccounted,\n"
+	"      limited_by; --write puts trials/NNN/hops.json and RUN_DIR/hops.json\n"
 	"  status DIR... [--list complete|incomplete|invalid]\n"
 	"      runs and their status (for fwdlab --resume)\n"
 	"  topology check [--kind host|vm|loop] FILE\n"
@@ -577,6 +582,60 @@ cmd_trend(int argc, char **argv)
 	return ret;
 }
 
+/* fwdstat hops RUN_DIR [--write [--quiet]] [--json|--table|--lines] [--trial N] */
+static int
+cmd_hops(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"write", no_argument, NULL, 'w'}, {"json", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'}, {"trial", required_argument, NULL, 't'},
+		{"table", no_argument, NULL, 'T'}, {"lines", no_argument, NULL, 'l'},
+		{NULL, 0, NULL, 0},
+	};
+	struct hops_opts o = {.trial = -1};
+	char err[4200], *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "wjqTlt:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'T':
+			o.table = 1;
+			break;
+		case 'l':
+			o.lines = 1;
+			break;
+		case 'w':
+			o.write = 1;
+			break;
+		case 'j':
+			o.json = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 't':
+			o.trial = (int)strtol(optarg, &end, 10);
+			if (*end == '\0' && o.trial >= 0)
+				break;
+			/* fall through */
+		default:
+			fputs("usage: fwdstat hops RUN_DIR [--write [--quiet]] [--json|--table|--lines] [--trial N]\n",
+			      stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("usage: fwdstat hops RUN_DIR [--write [--quiet]] [--json|--table|--lines] [--trial N]\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (hops_run(argv[optind], &o, stdout, err, sizeof(err)) != 0) {
+		warnx_("%s", err);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
 /* fwdstat topology VERB ...: the topology reader (fwdtopo) under its older name. */
 static int
 cmd_topology(int argc, char **argv)
@@ -594,6 +653,7 @@ main(int argc, char **argv)
 		{"runtime", cmd_runtime}, {"compare", cmd_compare}, {"sweep", cmd_sweep},
 		{"report", cmd_report},	  {"status", cmd_status},   {"topology", cmd_topology},
 		{"export", cmd_export},	  {"trend", cmd_trend},	    {"latency", cmd_latency},
+		{"hops", cmd_hops},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

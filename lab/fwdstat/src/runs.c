@@ -75,6 +75,8 @@ run_read_meta(struct run *r, char *err, size_t errlen)
 	copy_str(r->started_at, sizeof(r->started_at), j, "started_at", "");
 	copy_str(r->dut, sizeof(r->dut), j, "dut.build_label", "");
 	str_copy(r->build_label, sizeof(r->build_label), r->dut);
+	if (r->dut[0] == '\0') /* a peer as swapped (vpp:verB), else its backend (testpmd-io) */
+		copy_str(r->dut, sizeof(r->dut), j, "dut.spec", "");
 	if (r->dut[0] == '\0')
 		copy_str(r->dut, sizeof(r->dut), j, "dut.backend", "");
 	if (r->dut[0] == '\0')

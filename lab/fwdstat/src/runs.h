@@ -11,7 +11,7 @@ struct run {
 	char *dir;
 	char run[128], campaign[160], status[24], failure[160];
 	char experiment[24], group[32], profile[32], topology[16];
-	char dut[96];		       /* dut.build_label, else dut.backend, else label */
+	char dut[96];		       /* dut.build_label, else dut.spec, else dut.backend, else label */
 	char variant[32], git_rev[48]; /* dut.build.variant, dut.build.git_rev */
 	char build_label[64];	       /* dut.build_label ("" for none) */
 	char profile_key[96];	       /* "udp/1500B", "udp/64B/253flows", "imix" */

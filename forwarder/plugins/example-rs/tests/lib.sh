@@ -10,13 +10,16 @@ EXRS_C_PLUGIN=${EXRS_C_PLUGIN:-$VFWD_BUILD/plugins/example_plugin.so}
 PCAPTOOL=${PCAPTOOL:-$top/build/peers/tools/pcaptool}
 vfwd_pids=()
 
-need_builds() { # exit 77 (skip) naming what is missing
+# need_builds [FILE...]: the builds this suite makes (`make -C forwarder/plugins/example-rs
+# check` builds them first); one missing is a failure naming it: "not ok", the plan, exit 1
+need_builds() {
 	local f
 	for f in "$VFWD_BUILD/bin/vfwd" "$VFWD_BUILD/bin/vfwdctl" "$EXRS_PLUGIN" "$EXRS_C_PLUGIN" \
 		"$PCAPTOOL" "$@"; do
 		if [ ! -e "$f" ]; then
-			echo "# $f is missing: run make -C forwarder/plugins/example-rs check"
-			exit 77
+			echo "not ok 1 - $(basename "$0") needs $f, a build of this suite: make -C forwarder/plugins/example-rs check builds it"
+			echo "1..1"
+			exit 1
 		fi
 	done
 }
