@@ -54,6 +54,10 @@ dut_answers() { vfwd_answers; }
 # backend.json first. Default: the peer backend's (topo_peer_dump).
 topo_dut_dump() { topo_peer_dump "$@"; }
 
+# topo_gen_loop_search DIR ARGS...: the generator alone, its ports looped to each other, the
+# search ARGS into DIR/tgen.json (fwdlab calibrate). Default: 2, this topology cannot loop them.
+topo_gen_loop_search() { return 2; }
+
 # topo_xml_all DIR: the libvirt XML `up` would define. Default: none (no VMs).
 topo_xml_all() { die "xml: the $TOPOLOGY topology has no libvirt XML (no VMs)"; }
 

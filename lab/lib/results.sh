@@ -152,7 +152,8 @@ meta_write() {
 		--arg profile "$PROFILE" --argjson frame_size "$FRAME_SIZE" --argjson flows "$FLOWS" \
 		--arg started "$RUN_STARTED" --arg finished "$finished" --arg accel "$(topo_accel)" \
 		--argjson faults "${RUN_FAULTS_JSON:-null}" --arg image_lock "${RUN_IMAGE_LOCK:-}" \
-		--argjson generator "$(run_generator_json)" '
+		--argjson generator "$(run_generator_json)" \
+		--argjson calibration "$(calibration_for_run)" '
 		{ run: $run, campaign: $campaign, topology: $topology, label: $lbl,
 		  status: $status }
 		+ (if $failure == "" then {} else { failure: $failure } end)
@@ -165,6 +166,7 @@ meta_write() {
 		    experiment: $experiment }
 		+ (if $group == "" then {} else { group: $group } end)
 		+ { generator: $generator }
+		+ (if $calibration == null then {} else { calibration: $calibration } end)
 		+ { repeat: $repeat, profile: $profile, frame_size: $frame_size, flows: $flows,
 		    accel: $accel, started_at: $started }
 		+ (if $finished == "" then {} else { finished_at: $finished } end)' |

@@ -26,6 +26,11 @@ usage: fwdlab [--topology host|b2b|loop] [--instance N] VERB [OPTIONS] [ARGS]
       [--method binary|mlrsearch] [--latency-loads 0,10,50,90]
                                NDR/PDR search; `clear runtime` before and a dump after each trial;
                                latency trials at % of the PDR after it (lab/README.md)
+  calibrate [--frame-sizes 64,1500] [--max-rate R]
+                               the path's ceiling: an NDR per frame size with the DUT as a
+                               wire (vfwd l2 xconnect, back to l3 after); kept with the lab,
+                               copied into every run's meta; an NDR at >= 90 % of it is
+                               path-bound (no verdict in compare)
   swap DUT                     put a vfwd build folder (build/vfwd/VARIANT) or a .deb holding
                                one in place of the DUT's, restart vfwd, check `show version`
                                names it; or a peer forwarder by name, peer:NAME (testpmd-io,

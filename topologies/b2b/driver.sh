@@ -1041,7 +1041,7 @@ topo_down() {
 	rm -rf "$STATE/xml" "$STATE/plan.env" "$STATE/plan.txt" "$STATE/accel" "$STATE/accel.tmp" \
 		"$STATE/id_ed25519" "$STATE/id_ed25519.pub" "$STATE/last-tgen.json" "$STATE/current-run" \
 		"$STATE/swap-deb" "$STATE/tgen-link.log" "$STATE/tgen-guest-dir" "$STATE/tg-generator" \
-		"$STATE/generator" "$STATE"/gen-* "$STATE"/*-trex.env "$STATE/dut-forwarder" "$STATE/peer"
+		"$STATE/generator" "$STATE"/gen-* "$STATE"/*-trex.env "$STATE/dut-forwarder" "$STATE/peer" "$STATE/calibration.json"
 }
 
 topo_status() {

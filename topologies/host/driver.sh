@@ -266,6 +266,35 @@ topo_abort() {
 	if pid_alive "$STATE/tgen.pid"; then kill -INT "$(cat "$STATE/tgen.pid")" || true; fi
 }
 
+# topo_gen_loop_search DIR ARGS...: the generator alone (fwdlab calibrate): tgen with its two
+# ports looped to each other (a memif pair in one process: server and client on one socket,
+# no DUT, no vhost-user), on its own CPU of the plan; the search ARGS into DIR/tgen.json, its
+# output in DIR/tgen.log. Returns 2 when the lab's generator is not tgen.
+topo_gen_loop_search() {
+	local dir=$1 sock rc=0
+	shift
+	[ "$(gen_current)" = tgen ] || return 2
+	cpu_plan
+	sock=$STATE/run/tg-loop.sock
+	rm -f "$sock"
+	local cmd
+	# shellcheck disable=SC2207 # EAL arguments are words
+	cmd=("$(tgen_bin)" $(conf tgen.eal_args) --file-prefix "tgloop-$(lab_prefix)" --no-pci
+		--vdev "net_memif0,role=server,socket=$sock,id=0"
+		--vdev "net_memif1,role=client,socket=$sock,id=0"
+		-- "$@" --link "$(conf tgen.link)" --pacing "$PLAN_PACING" --json "$dir/tgen.json.tmp")
+	printf 'fwdlab: %s\n' "${cmd[*]}" >"$dir/tgen.log"
+	"${cmd[@]}" >>"$dir/tgen.log" 2>&1 </dev/null || rc=$?
+	rm -f "$sock"
+	rm -rf "/var/run/dpdk/tgloop-$(lab_prefix)"
+	if [ "$rc" -eq 0 ] && [ -s "$dir/tgen.json.tmp" ]; then
+		mv -f "$dir/tgen.json.tmp" "$dir/tgen.json"
+	else
+		rm -f "$dir/tgen.json.tmp"
+		return 1
+	fi
+}
+
 # ---- up / down ----------------------------------------------------------------------------
 
 host_startup_conf() {
@@ -478,7 +507,7 @@ topo_down() {
 	lab_pid_stop "$STATE/tgen.pid"
 	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
 		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb" \
-		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock" "$STATE/generator" "$STATE"/gen-*
+		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock" "$STATE/generator" "$STATE"/gen-* "$STATE/calibration.json"
 	fault_point down:files-removed
 	# DPDK's runtime files of both processes (--file-prefix).
 	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"

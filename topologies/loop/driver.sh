@@ -24,7 +24,7 @@ topo_up() {
 topo_access() { echo "loop: nothing to reach (fwdlab --topology loop run|ndr|dump)"; }
 topo_down() {
 	if [ -e "$STATE/up" ]; then gen_do null stop || true; fi
-	rm -rf "$STATE/up" "$STATE/generator" "$STATE/gen-null" "$STATE/last-tgen.json" \
+	rm -rf "$STATE/up" "$STATE/calibration.json" "$STATE/generator" "$STATE/gen-null" "$STATE/last-tgen.json" \
 		"$STATE/current-run"
 }
 topo_status() {

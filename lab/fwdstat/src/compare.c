@@ -52,6 +52,13 @@ fig_gen_bound(const struct cmp_fig *f, size_t a, size_t b)
 	return f->g[a].nbound > 0 || f->g[b].nbound > 0;
 }
 
+/* The no-verdict word of such a figure: the path's when either group has a path-bound value. */
+static const char *
+fig_bound_verdict(const struct cmp_fig *f, size_t a, size_t b)
+{
+	return f->g[a].npath > 0 || f->g[b].npath > 0 ? CMP_PATH_VERDICT : CMP_GEN_VERDICT;
+}
+
 int
 cmp_any_gen_bound(const struct cmp *c)
 {
@@ -172,7 +179,8 @@ rt_seen_before(const struct rt_dump *d, size_t t, size_t i)
 	return 0;
 }
 
-/* A rate figure exists only once some run has it (NDR runs, or fixed-rate runs). */
+/* A rate figure exists only once some run has it (NDR runs, or fixed-rate runs). bound: 0 the
+ * DUT's, 1 the generator's, 2 the path's. */
 static int
 rate_add(struct cmp *c, size_t profile, enum fig_kind kind, int g, double v, int bound)
 {
@@ -184,6 +192,7 @@ rate_add(struct cmp *c, size_t profile, enum fig_kind kind, int g, double v, int
 	if (f == NULL)
 		return -ENOMEM;
 	f->g[g].nbound += bound ? 1 : 0;
+	f->g[g].npath += bound == 2 ? 1 : 0;
 	return samples_add(&f->g[g], v);
 }
 
@@ -196,7 +205,8 @@ cmp_add_run(struct cmp *c, const struct run *r, const struct cmp_opts *o)
 
 	if (p < 0)
 		return (int)p;
-	if (rate_add(c, (size_t)p, FIG_NDR, g, r->ndr_pps, r->ndr_gen_bound) != 0 ||
+	if (rate_add(c, (size_t)p, FIG_NDR, g, r->ndr_pps,
+		     r->ndr_path_bound ? 2 : r->ndr_gen_bound) != 0 ||
 	    rate_add(c, (size_t)p, FIG_PDR, g, r->pdr_pps, r->pdr_gen_bound) != 0 ||
 	    rate_add(c, (size_t)p, FIG_RX, g, r->rx_pps, r->rx_gen_bound) != 0)
 		return -ENOMEM;
@@ -374,7 +384,7 @@ cmp_table(const struct cmp *c, int nodes, struct table *t)
 			table_set(t, (size_t)r, k++, "%s", buf);
 			table_set(t, (size_t)r, k++, "%s",
 				  fig_gen_bound(f, c->base, g)
-					  ? CMP_GEN_VERDICT
+					  ? fig_bound_verdict(f, c->base, g)
 					  : verdict_word(v, fig_higher_is_better(f->kind)));
 		}
 	}
@@ -464,7 +474,10 @@ cmp_print_md(const struct cmp *c, FILE *f)
 	if (cmp_any_gen_bound(c))
 		fprintf(f,
 			"\n%s: the DUT forwards at least this much; no faster/slower verdict "
-			"and no geometric mean from such a figure.\n",
+			"and no geometric mean from such a figure. For one, the DUT must be "
+			"the bound: a higher --max-rate, a generator with more cores or "
+			"TRex, a faster link type (`fwdlab calibrate` shows the path's "
+			"ceiling).\n",
 			CMP_GEN_FOOTNOTE);
 	fprintf(f, "\n");
 	cmp_print_geomeans(c, f, 0);
@@ -496,7 +509,8 @@ put_summary_json(FILE *f, const struct samples *s)
 	stats_summary_put_json(f, &sm, "median");
 	fputs(", \"rel_spread\": ", f);
 	json_put_num(f, sm.rel_spread);
-	fprintf(f, ", \"generator_bound\": %s", s->nbound > 0 ? "true" : "false");
+	fprintf(f, ", \"generator_bound\": %s", s->nbound > s->npath ? "true" : "false");
+	fprintf(f, ", \"path_bound\": %s", s->npath > 0 ? "true" : "false");
 	fputs(", \"values\": [", f);
 	for (size_t i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
@@ -538,7 +552,7 @@ put_fig_json(const struct cmp *c, const struct cmp_fig *fg, FILE *f)
 		json_put_num(f, stats_delta(base.median, x.median));
 		fprintf(f, ", \"verdict\": \"%s\"}",
 			fig_gen_bound(fg, c->base, g)
-				? CMP_GEN_VERDICT
+				? fig_bound_verdict(fg, c->base, g)
 				: verdict_word(stats_verdict(&base, &x, c->min_delta),
 					       fig_higher_is_better(fg->kind)));
 	}

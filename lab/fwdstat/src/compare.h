@@ -18,11 +18,13 @@ enum fig_kind { FIG_NDR, FIG_PDR, FIG_RX, FIG_CPP, FIG_VPC };
 struct samples {
 	double *v;
 	size_t n, cap;
-	size_t nbound; /* values the generator, not the DUT, bounded (lower bounds) */
+	size_t nbound; /* values the generator or the path, not the DUT, bounded (lower bounds) */
+	size_t npath;  /* of those, the path's (meta.json calibration.ndr_path_bound) */
 };
 
-#define CMP_GEN_FOOTNOTE "* bounded by the generator, not the DUT"
+#define CMP_GEN_FOOTNOTE "* bounded by the generator or the path, not the DUT"
 #define CMP_GEN_VERDICT "no verdict: generator-bound"
+#define CMP_PATH_VERDICT "no verdict: path-bound"
 
 struct cmp_fig {
 	size_t profile;

@@ -88,6 +88,7 @@ run_read_meta(struct run *r, char *err, size_t errlen)
 			    : 0;
 	r->frame_size = json_num(j, "frame_size", NAN);
 	r->flows = json_num(j, "flows", 1);
+	r->ndr_path_bound = json_num(j, "calibration.ndr_path_bound", 0) != 0;
 	json_free(j);
 	return 0;
 }
@@ -110,6 +111,11 @@ run_read_tgen(struct run *r, char *err, size_t errlen)
 	r->ndr_pps = json_num(j, "ndr.rate_pps", NAN);
 	r->pdr_pps = json_num(j, "pdr.rate_pps", NAN);
 	r->ndr_gen_bound = strcmp(json_str(j, "ndr.limited_by", "dut"), "generator") == 0;
+	/* the generator's own shortfall, when tgen saw one, is the more specific bound */
+	if (r->ndr_gen_bound)
+		r->ndr_path_bound = 0;
+	else
+		r->ndr_gen_bound = r->ndr_path_bound;
 	r->pdr_gen_bound = strcmp(json_str(j, "pdr.limited_by", "dut"), "generator") == 0;
 	if (strcmp(json_str(j, "mode", ""), "run") == 0) {
 		r->rx_pps = json_num(j, "trial.rx_pps", NAN);

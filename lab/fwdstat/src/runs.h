@@ -22,6 +22,11 @@ struct run {
 	/* ndr.limited_by / pdr.limited_by is "generator" (missing: old JSON, the DUT); mode
 	 * "run": trial.generator_limited. The rate is then a lower bound of the DUT's. */
 	int ndr_gen_bound, pdr_gen_bound, rx_gen_bound;
+	/* meta.json's calibration.ndr_path_bound (fwdlab calibrate): the NDR is within the
+	 * lab's calibrated path ceiling, so it too is only a lower bound of the DUT's; it then
+	 * counts as bound (ndr_gen_bound) everywhere a bound rate gets no verdict. 0 when tgen
+	 * itself found the generator short (that bound is named instead). */
+	int ndr_path_bound;
 	char started_at[32];
 	struct rt_dump rt;
 };

@@ -58,7 +58,7 @@ check "markdown_marks_the_bound_median" \
 	grep -Eq '^\| udp/64B +\| NDR \(pps\) +\| +1\.000 M \| [^|]+\| +>=1\.200 M\* \|.*\| no verdict: generator-bound +\|$' "$tmp/cmp.md"
 check "markdown_old_json_row_is_unmarked" \
 	grep -Eq '^\| udp/1500B +\| NDR \(pps\) +\| +500\.0 k \| [^|]+\| +600\.0 k \|.*\| faster +\|$' "$tmp/cmp.md"
-check "markdown_has_the_footnote" grep -q '^\* bounded by the generator, not the DUT' "$tmp/cmp.md"
+check "markdown_has_the_footnote" grep -q '^\* bounded by the generator or the path, not the DUT' "$tmp/cmp.md"
 check "markdown_geomean_over_one_profile" \
 	grep -q 'Geometric mean of the NDR change, B vs A, over 1 profile: +20.0 %' "$tmp/cmp.md"
 
@@ -89,7 +89,7 @@ ndr_m=$(jq -r '.ndr.rate_pps / 1e6 * 1000 | round / 1000 | tostring' "$fixture")
 check "sweep_markdown_marks_the_bound_cell" \
 	grep -Eq "^\| +64 \| +148\.810 \| +>=${ndr_m//./\\.}[0-9]*\* \| +>=[0-9.]+ %\* \|$" "$tmp/sw.md"
 check "sweep_markdown_old_cell_is_unmarked" grep -Eq '^\| +128 \| +84\.459 \| +3\.000 \| +3\.6 % \|$' "$tmp/sw.md"
-check "sweep_markdown_has_the_footnote" grep -q '^\* bounded by the generator, not the DUT' "$tmp/sw.md"
+check "sweep_markdown_has_the_footnote" grep -q '^\* bounded by the generator or the path, not the DUT' "$tmp/sw.md"
 
 # Old JSON only: no mark, no footnote.
 o=$tmp/20260101T020000Z-host-old
@@ -126,7 +126,7 @@ check "compare_flags_the_rx_rate_of_a_generator_limited_run" test "$(jq -r '.fig
 # ---- report: the footnote under the tables of the HTML page
 check "report_exits_0" quiet "$FWDSTAT" report "$s" "$c" --out "$tmp/report"
 check "report_sweep_page_has_the_footnote" \
-	grep -q 'bounded by the generator, not the DUT.*lower bound' \
+	grep -q 'bounded by the generator or the path, not the DUT.*lower bound' \
 	"$tmp/report/20260101T010000Z-host-sweep/index.html"
 check "report_compare_page_marks_and_withholds" grep -q 'no verdict: generator-bound' \
 	"$tmp/report/20260101T000000Z-host-ab/index.html"
