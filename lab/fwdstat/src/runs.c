@@ -128,6 +128,30 @@ run_read_tgen(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* hops.json (fwdstat hops, written at the end of a run): an NDR whose bound is a hop of the
+ * path (a link without counters lost what the DUT never saw) is path-bound, as one within the
+ * calibrated ceiling is. A missing or unreadable hops.json changes nothing. */
+static void
+run_read_hops(struct run *r)
+{
+	char path[4096], jerr[128];
+	const struct json *figs, *f;
+	struct json *j;
+
+	snprintf(path, sizeof(path), "%s/hops.json", r->dir);
+	if (!path_exists(path))
+		return;
+	j = json_parse_file(path, jerr, sizeof(jerr));
+	if (j == NULL)
+		return;
+	figs = json_get(j, "figures");
+	for (f = figs != NULL ? figs->child : NULL; f != NULL; f = f->next)
+		if (strcmp(json_str(f, "figure", ""), "NDR") == 0 &&
+		    strncmp(json_str(f, "limited_by", ""), "path", 4) == 0 && !r->ndr_gen_bound)
+			r->ndr_path_bound = r->ndr_gen_bound = 1;
+	json_free(j);
+}
+
 static void
 run_profile_key(struct run *r)
 {
@@ -179,6 +203,8 @@ runs_add(struct runset *rs, const char *dir, int flags, char *err, size_t errlen
 	ret = run_read_meta(r, err, errlen);
 	if (ret == 0)
 		ret = run_read_tgen(r, err, errlen);
+	if (ret == 0)
+		run_read_hops(r);
 	if (ret == 0 && (flags & RUNS_LOAD_RUNTIME) && strcmp(r->status, "complete") == 0)
 		ret = run_read_runtime(r, err, errlen);
 	run_profile_key(r);

@@ -24,8 +24,9 @@ struct run {
 	int ndr_gen_bound, pdr_gen_bound, rx_gen_bound;
 	/* meta.json's calibration.ndr_path_bound (fwdlab calibrate): the NDR is within the
 	 * lab's calibrated path ceiling, so it too is only a lower bound of the DUT's; it then
-	 * counts as bound (ndr_gen_bound) everywhere a bound rate gets no verdict. 0 when tgen
-	 * itself found the generator short (that bound is named instead). */
+	 * counts as bound (ndr_gen_bound) everywhere a bound rate gets no verdict. Also set when
+	 * hops.json's NDR figure is limited_by "path (...)". 0 when tgen itself found the
+	 * generator short (that bound is named instead). */
 	int ndr_path_bound;
 	char started_at[32];
 	struct rt_dump rt;

@@ -41,5 +41,6 @@ d=$(run_in ndr)
 check "ndr_every_trial_has_hops_json" eval '[ "$(jq ".trials | length" "$d/tgen.json")" -gt 1 ] && [ "$(find "$d/trials" -name hops.json | wc -l)" = "$(jq ".trials | length" "$d/tgen.json")" ]'
 check "ndr_figure_is_path-bound" eval '[ "$(jq -r ".figures[] | select(.figure == \"NDR\") | .limited_by" "$d/hops.json")" = "path (no counters)" ]'
 check "ndr_summary_line_says_path-bound_at_the_wire" grep -Eq "^   bound  NDR [0-9]+ pps is path-bound: in the first losing trial [0-9]+ \([0-9]+ pps\) wire \(tg port0 -> tg port1\) lost [0-9]+" "$tmp/ndr.log"
+check "ndr_path-bound_by_its_hops_is_a_lower_bound_in_compare" eval '"$FWDSTAT" compare "$d" 2>/dev/null | grep -Eq "^\| udp/64B +\| NDR \(pps\) +\| +>=[0-9.]+ k\* "'
 check "a_finished_run_is_never_rewritten_by_hops" eval '! "$FWDSTAT" hops "$d" --write 2>/dev/null'
 tap_done
