@@ -37,6 +37,12 @@ refused "mgmt_host used twice" b2b plan \
 set_key "$b2b" links "tg.port0-dut.port0 tg.port0-dut.port1"
 refused "port on two links" b2b xml \
 	"$tmp/topo.conf:$(line_of "$b2b" links): link tg.port0-dut.port1: tg.port0 is already on link 1"
+{ cat "$b2b"; echo "tg.hostdev_port0 = 0000:03:10.0"; } >"$tmp/topo.conf"
+refused "a hostdev link with one passthrough end" b2b xml \
+	"$tmp/topo.conf:$(wc -l <"$tmp/topo.conf"): tg.hostdev_port0: link 1 is a cable between two passthrough ports, but dut.port0 has no dut.hostdev_port0"
+{ cat "$b2b"; echo "tg.hostdev_port0 = 0000:03:10.0"; echo "dut.hostdev_port0 = 3:10.2"; } >"$tmp/topo.conf"
+refused "a hostdev address that is not DDDD:BB:SS.F" b2b xml \
+	"$tmp/topo.conf:$(wc -l <"$tmp/topo.conf"): dut.hostdev_port0 = 3:10.2: expected a PCI address DDDD:BB:SS.F of the host, like 0000:03:10.2 (slot 00-1f, function 0-7)"
 check "nothing generated from a refused file" [ ! -e "$tmp/xml" ]
 set_key "$b2b" links "tg.port0-dux.port0 tg.port1-dut.port1"
 refused "link to an undeclared node" b2b plan \

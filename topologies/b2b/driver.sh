@@ -647,7 +647,10 @@ topo_xml() {
 	mkdir -p "$1"
 	gen_mgmt_net "$TOPO_CONF" >"$1/mgmt.xml"
 	nlinks=$(wc -w <<<"$(kv_get "$TOPO_CONF" links)")
-	for ((i = 0; i < nlinks; i++)); do gen_link_net "$TOPO_CONF" "$i" >"$1/link$i.xml"; done
+	for ((i = 0; i < nlinks; i++)); do
+		link_is_hostdev "$i" && continue # a cable between passthrough ports: no network
+		gen_link_net "$TOPO_CONF" "$i" >"$1/link$i.xml"
+	done
 }
 
 # xml DIR: every XML `up` would define, for reading and validation (no seeds, no disks).
@@ -803,7 +806,7 @@ lab_nets_up() {
 	for uri in "${uris[@]}"; do
 		net_up "$uri" "$(mgmt_net)" "$STATE/xml/mgmt.xml" "$(mgmt_bridge)"
 		for ((i = 0; i < nlinks; i++)); do
-			link_is_tunnel "$i" && continue
+			if link_is_tunnel "$i" || link_is_hostdev "$i"; then continue; fi
 			read -r a b < <(link_ends "$i")
 			[ "$(node_uri "$a")" = "$uri" ] || continue
 			net_up "$uri" "$(link_net "$i")" "$STATE/xml/link$i.xml" "$(link_bridge "$i")"

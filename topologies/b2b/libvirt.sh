@@ -149,6 +149,21 @@ EOF
 	while read -r idx port; do
 		slot=$(kv_get "$conf" "pci_slot.$port")
 		[ -n "$slot" ] || die "$TOPO_CONF: no pci_slot.$port for $node.$port"
+		local hd
+		hd=$(kv_get "$conf" "$node.hostdev_$port")
+		if [ -n "$hd" ]; then
+			# an SR-IOV VF (or a NIC function) of the host, passed through; libvirt sets its MAC
+			cat <<EOF
+    <interface type='hostdev' managed='yes'>
+      <mac address='$(node_mac "$node" $((idx + 1)))'/>
+      <source>
+        <address type='pci' domain='0x${hd:0:4}' bus='0x${hd:5:2}' slot='0x${hd:8:2}' function='0x${hd:11:1}'/>
+      </source>
+      <address type='pci' domain='0x0000' bus='0x00' slot='$(printf '0x%02x' "$slot")' function='0x0'/>
+    </interface>
+EOF
+			continue
+		fi
 		if link_is_tunnel "$idx"; then
 			local la lp pa pp
 			read -r la lp pa pp < <(tunnel_iface "$node" "$idx")

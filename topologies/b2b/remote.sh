@@ -181,11 +181,21 @@ link_ends() {
 	echo "${l%%.*} $(l=${l#*-} && echo "${l%%.*}")"
 }
 
-# link_is_tunnel INDEX: the link's ends are on two libvirt hosts.
+# link_is_tunnel INDEX: the link's ends are on two libvirt hosts (and not a hostdev cable).
 link_is_tunnel() {
 	local a b
+	link_is_hostdev "$1" && return 1
 	read -r a b < <(link_ends "$1")
 	[ "$(node_uri "$a")" != "$(node_uri "$b")" ]
+}
+
+# link_is_hostdev INDEX: both ends are passthrough ports (NODE.hostdev_PORT; fwdtopo refuses a
+# link with one): a cable between two host NICs, no libvirt network of the lab's.
+link_is_hostdev() {
+	local l a
+	l=$(kv_get "$TOPO_CONF" links | tr -s ' \t' '\n' | grep . | sed -n "$(($1 + 1))p")
+	a=${l%%-*}
+	[ -n "$(kv_get "$TOPO_CONF" "${a%%.*}.hostdev_${a#*.}")" ]
 }
 
 tunnel_mtu() { echo $(($(kv_get "$TOPO_CONF" underlay_mtu "$UNDERLAY_MTU_DEFAULT") - 42)); }

@@ -50,7 +50,7 @@ static const char *const vm_globals[] = {"nodes",     "links",	    "data_mtu",
 static const char *const vm_node_keys[] = {
 	"uri",	     "image",	  "role",    "vcpus",  "memory_mib", "forwarding_vcpus",
 	"mgmt_host", "ssh_proxy", "rx_mode", "pacing", "generator",  "remote_dir",
-	"underlay",  "forwarder"};
+	"underlay",  "forwarder",  "hostdev_PORT"};
 static const char *const rx_modes[] = {"auto", "poll", "adaptive", "interrupt", NULL};
 static const char *const pacings[] = {"auto", "busy", "sleep", NULL};
 static void host_word(struct topo *t, const struct topo_entry *e, const char *const *words,
@@ -365,6 +365,65 @@ vm_node_key(struct topo *t, struct node *nd, const struct topo_entry *e, const c
 	}
 }
 
+/* NODE.hostdev_PORT = DDDD:BB:SS.F: the node's PORT is an SR-IOV VF (or any PCI NIC function)
+ * of its host passed through to the guest, `<interface type='hostdev'>`, not a virtio NIC. */
+static void
+check_hostdev(struct topo *t, const struct vm *vm, size_t node, const struct topo_entry *e,
+	      const char *port)
+{
+	unsigned dom, bus, slot, fn;
+	char tail;
+
+	if (port_find(vm, node, port) < 0) {
+		topo_error(t, e->line, "%s: %s is on no link as %s.%s", e->key, port,
+			   vm->node[node].name, port);
+		return;
+	}
+	if (strlen(e->value) != 12 ||
+	    sscanf(e->value, "%4x:%2x:%2x.%1x%c", &dom, &bus, &slot, &fn, &tail) != 4 ||
+	    !isxdigit((unsigned char)e->value[0]) || !isxdigit((unsigned char)e->value[5]) ||
+	    !isxdigit((unsigned char)e->value[8]) || slot > 0x1f || fn > 7)
+		topo_error(t, e->line,
+			   "%s = %.*s: expected a PCI address DDDD:BB:SS.F of the host, like "
+			   "0000:03:10.2 (slot 00-1f, function 0-7)",
+			   e->key, QUOTE(e->value));
+}
+
+/* The hostdev entry of port i (NODE.hostdev_PORT), or NULL. */
+static const struct topo_entry *
+port_hostdev(struct topo *t, const struct vm *vm, size_t i)
+{
+	char key[MAX_NAME + MAX_PORT + 16];
+
+	snprintf(key, sizeof(key), "%s.hostdev_%s", vm->node[vm->port[i].node].name,
+		 vm->port[i].name);
+	return topo_entry(t, key);
+}
+
+/* A link is a cable between two passthrough ports, or a virtual link: never one of each. */
+static int
+hostdev_link(struct topo *t, const struct vm *vm, size_t i)
+{
+	const struct topo_entry *a = port_hostdev(t, vm, i), *b = port_hostdev(t, vm, i + 1);
+	const struct port *pa = &vm->port[i], *pb = &vm->port[i + 1];
+
+	if ((a == NULL) == (b == NULL))
+		return a != NULL;
+	if (a != NULL)
+		topo_error(t, a->line,
+			   "%s: link %zu is a cable between two passthrough ports, but %s.%s has "
+			   "no %s.hostdev_%s",
+			   a->key, pa->link + 1, vm->node[pb->node].name, pb->name,
+			   vm->node[pb->node].name, pb->name);
+	else
+		topo_error(t, b->line,
+			   "%s: link %zu is a cable between two passthrough ports, but %s.%s has "
+			   "no %s.hostdev_%s",
+			   b->key, pb->link + 1, vm->node[pa->node].name, pa->name,
+			   vm->node[pa->node].name, pa->name);
+	return 1;
+}
+
 static void
 vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 {
@@ -396,6 +455,8 @@ vm_key(struct topo *t, struct vm *vm, const struct topo_entry *e)
 		snprintf(prefix, sizeof(prefix), "%s.", vm->node[node].name);
 		if (strchr(dot + 1, '.') != NULL)
 			topo_unknown_key(t, e, prefix, vm_node_keys, N_OF(vm_node_keys));
+		else if (strncmp(dot + 1, "hostdev_", 8) == 0)
+			check_hostdev(t, vm, (size_t)node, e, dot + 9);
 		else
 			vm_node_key(t, &vm->node[node], e, dot + 1, prefix);
 	} else if (vm->nodes != NULL) {
@@ -483,8 +544,9 @@ vm_complete(struct topo *t, struct vm *vm)
 	if (!tg)
 		topo_error(t, line, "no node has role = tg");
 	for (size_t i = 0; vm->links_ok && i + 1 < vm->nports; i += 2)
-		cross_host_link(t, vm, &vm->node[vm->port[i].node], &vm->node[vm->port[i + 1].node],
-				i / 2);
+		if (!hostdev_link(t, vm, i))
+			cross_host_link(t, vm, &vm->node[vm->port[i].node],
+					&vm->node[vm->port[i + 1].node], i / 2);
 	for (size_t i = 0; vm->links_ok && i < vm->nports; i++) {
 		snprintf(key, sizeof(key), "pci_slot.%s", vm->port[i].name);
 		if (topo_get(t, key) == NULL && !port_named_before(vm, i))
