@@ -131,7 +131,9 @@ vpp_plugin_file() {
 	f=$(readlink -f "$f")
 	[[ $(basename "$f") =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*\.so$ ]] ||
 		die "$1: $(basename "$f"): a plugin's file name is letters, digits and . _ + - (VPP knows a plugin by it)"
-	readelf -SW "$f" 2>/dev/null | grep -qE '\.vlib_plugin_(registration|r2)\b' ||
+	# readelf's listing first, then grep: `readelf | grep -q` under pipefail fails when grep
+	# exits at the match before readelf has written the rest (SIGPIPE, seen with the Rust .so)
+	grep -qE '\.vlib_plugin_(registration|r2)\b' <<<"$(readelf -SW "$f" 2>/dev/null || true)" ||
 		die "$1: $f is not a VPP plugin (no .vlib_plugin_registration section: VPP would not load it)"
 	printf '%s\n' "$f"
 }

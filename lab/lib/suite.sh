@@ -89,7 +89,7 @@ suite_dut_setup() {
 			read -r -a words <<<"$line"
 			dut_ctl "${words[@]}" >/dev/null || die "ip6base: vfwd refused '$line'"
 		done <<<"$SUITE_IP6_SETUP"
-		dut_ctl show ip6 fib 2>/dev/null | grep -q '^2001:db8:1::/48 ' ||
+		grep -q '^2001:db8:1::/48 ' <<<"$(dut_ctl show ip6 fib 2>/dev/null || true)" ||
 			die "ip6base: the IPv6 FIB lacks 2001:db8:1::/48 after the setup"
 		say "DUT: IPv6 addresses, neighbours and routes 2001:db8:1::/48, 2001:db8:2::/48 (ip6base)"
 		;;
