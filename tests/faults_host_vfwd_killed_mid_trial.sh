@@ -59,7 +59,7 @@ check "the supervisor restarted vfwd (new pid, same supervisor) and recorded it"
 		"$FWDLAB_STATE/vfwd-restarts.jsonl" >/dev/null'
 ctl=("$FWDLAB_STATE/vfwd/bin/vfwdctl" -s "$FWDLAB_STATE/run/cli.sock")
 check "the restarted vfwd has its setup again (route 48.0.0.0/8 via port1)" eval '
-	"${ctl[@]}" show ip fib | grep -qE "^48\.0\.0\.0/8 +via 10\.0\.1\.2 port1"'
+	grep -qE "^48\.0\.0\.0/8 +via 10\.0\.1\.2 port1" <<<"$("${ctl[@]}" show ip fib)"'
 before=$(sums "$camp/A-udp64" "$camp/A-udp256" "$r2")
 
 # 2. A single run: SIGKILL to vfwd during its trial.

@@ -27,7 +27,7 @@ rxq() {
 
 stage "up with vfwd.queues = 2" quiet lab up || exit 1
 check "vfwd's ports have 2 rx queues, spread by the sender" \
-	eval 'ctl show hardware | grep -q "rx queue spread: by the sender"'
+	eval 'grep -q "rx queue spread: by the sender" <<<"$(ctl show hardware)"'
 
 # mq_run NAME ARGS...: a 2 s run at 5 kpps named NAME; sets run (its folder), tx and rx
 # (tgen's), q0 and q1 (port0's rx queues, as deltas: vfwd's xstats count from its start,

@@ -246,7 +246,7 @@ stage "fwdlab up --from-snapshot booted" quiet lab up --smoke --from-snapshot bo
 restore_s=$(($(date +%s) - t0))
 check "restore: neither guest booted (the boot ids of the save)" eval '[ "$(guest_boot_ids)" = "$boot_before" ]'
 check "restore: vfwd answers, with its routes" \
-	eval 'lab ssh dut /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock show ip fib | grep -q 48.0.0.0/8'
+	eval 'grep -q 48.0.0.0/8 <<<"$(lab ssh dut /opt/vfwd/bin/vfwdctl -s /run/vfwd/cli.sock show ip fib)"'
 echo "# DUT boot to vfwd active: ${boot_s} s; snapshot save: ${save_s} s; up --from-snapshot to vfwd answering: ${restore_s} s"
 check "restore to vfwd answering ($restore_s s) is faster than the boot it saves ($boot_s s)" \
 	[ "$restore_s" -lt "$boot_s" ]

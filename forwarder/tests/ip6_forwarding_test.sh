@@ -55,7 +55,7 @@ else
 	ctl show ip6 neighbors | sed 's/^/# /'
 	tap fail soliciting_host_is_learned_as_a_neighbor
 fi
-if ctl show ip6 fib | grep -Eq "^2001:db8:1::/48 +via 2001:db8:ff::2 port1 resolved"; then
+if grep -Eq "^2001:db8:1::/48 +via 2001:db8:ff::2 port1 resolved" <<<"$(ctl show ip6 fib)"; then
 	tap ok show_ip6_fib_lists_the_route
 else
 	tap fail show_ip6_fib_lists_the_route

@@ -60,7 +60,7 @@ fi
 
 # ---- to poll at run time: both modes ran, then after clear only poll, no sleeps ----
 ctl set interface rx-mode port0 poll
-polls_after_adaptive() { ctl show runtime | grep -q '^  rx-mode poll (ran: poll+adaptive)'; }
+polls_after_adaptive() { grep -q '^  rx-mode poll (ran: poll+adaptive)' <<<"$(ctl show runtime)"; }
 if poll_until 20 "show runtime to say 'rx-mode poll (ran: poll+adaptive)'" polls_after_adaptive; then
 	tap ok "set_interface_rx_mode_poll_switches_and_both_modes_are_named"
 else

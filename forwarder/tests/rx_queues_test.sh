@@ -21,7 +21,7 @@ done
 vfwd_start_or_bail
 tx1() { ctl show interfaces | awk '$1 == "port1" { p = 1 } p && /tx packets/ { print $NF; exit }'; }
 tx_is_300() { [ "$(tx1)" = 300 ]; }
-if ctl show hardware | grep -q "rx queues 3,"; then
+if grep -q "rx queues 3," <<<"$(ctl show hardware)"; then
 	tap ok port0_has_three_rx_queues
 else
 	tap fail port0_has_three_rx_queues

@@ -39,8 +39,8 @@ if ! wait_for test -S "$tmp/cli.sock" || ! wait_for links_up ||
 	exit 1
 fi
 tap ok virtio_user_ports_with_two_queues_start_and_link
-if ctl show hardware | grep -q "rx queues 2," &&
-	ctl show hardware | grep -q "rx queue spread: by the sender"; then
+if grep -q "rx queues 2," <<<"$(ctl show hardware)" &&
+	grep -q "rx queue spread: by the sender" <<<"$(ctl show hardware)"; then
 	tap ok show_hardware_gives_two_rx_queues_spread_by_the_sender
 else
 	ctl show hardware | sed 's/^/# /' | head -20

@@ -57,7 +57,7 @@ boot_wait_agent dut_vpp_boots_and_guest_agent_answers
 version="" ready_at=""
 while [ "$(elapsed | cut -d. -f1)" -lt "$limit" ]; do
 	if version=$(vppctl show version 2>/dev/null | tr -d '\r') && grep -q '^vpp ' <<<"$version" &&
-		vppctl show interface 2>/dev/null | grep -q 'port1.*up'; then
+		grep -q 'port1.*up' <<<"$(vppctl show interface 2>/dev/null)"; then
 		ready_at=$(elapsed)
 		break
 	fi

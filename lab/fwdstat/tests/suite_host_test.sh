@@ -52,7 +52,7 @@ check "ip4scale20k_rnd_suite_exits_0" test "$rc" -eq 0
 scale=$(find "$tmp/results" -maxdepth 2 -path '*ip4scale20k-rnd-ndrpdr/64b-1c-*' -name '*.r1' | head -1)
 check "20000_routes_loaded_through_the_cli" eval '
 	grep -q "20000 /32 routes from 48.0.0.1 loaded (rnd order)" "$tmp/scale.out" &&
-	vctl show ip fib 48.0.78.32 2>/dev/null | grep -q "48.0.78.32/32"'
+	grep -q "48.0.78.32/32" <<<"$(vctl show ip fib 48.0.78.32 2>/dev/null)"'
 check "tgen_drew_20000_destinations_at_random_and_they_were_forwarded" eval '
 	jq -e ".profile.flows == 20000 and .profile.flow_field == \"dst\" and
 		.profile.flow_order == \"rnd\" and .ndr.rate_pps > 0 and

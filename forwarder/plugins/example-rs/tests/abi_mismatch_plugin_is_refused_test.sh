@@ -37,6 +37,6 @@ good=$tmp/good
 setup "$good" "$EXRS_PLUGIN"
 check "the same startup file with the real build starts" vfwd_start "$good"
 check "show plugins lists example_rs_plugin.so" \
-	eval 'ctl "$good" show plugins | grep -q " example_rs_plugin.so .*(Rust)"'
+	eval 'grep -q " example_rs_plugin.so .*(Rust)" <<<"$(ctl "$good" show plugins)"'
 check "vfwd exits cleanly" vfwd_stop "$good"
 exit "$TAP_FAILED"
