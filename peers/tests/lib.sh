@@ -31,8 +31,13 @@ CLEANUPS=()
 on_exit() { CLEANUPS+=("$*"); }
 run_cleanups() {
 	local i
-	# a test that started the reference generator says how often it had to start it again
-	if [ "${TG_LAUNCHES:-0}" -gt 0 ]; then tap_retries; fi
+	# a test that started the reference generator says how often it had to start it again,
+	# and how often the lab started a peer backend again (topologies/host/peer.sh's one retry)
+	local r
+	if [ -n "${FWDLAB_STATE:-}" ] && [ -s "$FWDLAB_STATE/peer-retries.log" ]; then
+		while IFS= read -r r; do tap_retry 1 1 "the lab: $r"; done <"$FWDLAB_STATE/peer-retries.log"
+	fi
+	if [ "${TG_LAUNCHES:-0}" -gt 0 ] || [ "$TAP_RETRIES" -gt 0 ]; then tap_retries; fi
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${CLEANUPS[i]}" >/dev/null 2>&1 || true
 	done

@@ -507,7 +507,8 @@ topo_down() {
 	lab_pid_stop "$STATE/tgen.pid"
 	rm -rf "${STATE:?}/run" "$STATE/vfwd" "$STATE/vfwd.new" "$STATE/vfwd.log" \
 		"$STATE/tgen-link.log" "$STATE/last-tgen.json" "$STATE/current-run" "$STATE/swap-deb" \
-		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock" "$STATE/generator" "$STATE"/gen-* "$STATE/calibration.json"
+		"$STATE/vfwd-restarts.jsonl" "$STATE/tgen.lock" "$STATE/generator" "$STATE"/gen-* "$STATE/calibration.json" \
+		"$STATE/peer-retries.log"
 	fault_point down:files-removed
 	# DPDK's runtime files of both processes (--file-prefix).
 	rm -rf "/var/run/dpdk/vfwd-$(lab_prefix)" "/var/run/dpdk/tgen-$(lab_prefix)"

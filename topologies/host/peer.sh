@@ -132,22 +132,11 @@ peer_stop() {
 	rm -rf "${STATE:?}/peer" "$STATE/peer.failed"
 }
 
-# topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
-# vpp-plugin:FILE.so: host_plugin_swap.
-topo_peer_swap() {
+# peer_start_linked NAME: starts the backend (its config written) on fresh sockets, then a
+# tgen of its own must see both links up. Returns 0, the backend's failure, or 75 when the
+# backend started and a link stayed down (tgen-link.log says which).
+peer_start_linked() {
 	local name=$1 hold_pid="" rc=0
-	if [[ $name == vpp-plugin:* ]]; then
-		host_plugin_swap "$name"
-		return
-	fi
-	# The lab is up (its vfwd build installed), whether or not a DUT runs now.
-	[ -d "$STATE/vfwd" ] || die "the host lab is not up (fwdlab up --topology host)"
-	peer_needs_build "$name"
-	vfwd_stop
-	peer_stop
-	mkdir -p "$STATE/peer/run" "$STATE/run"
-	peer_host_config "$name" | atomic_write "$STATE/peer/config"
-	echo "$name" >"$STATE/peer/name"
 	rm -f "$STATE/run/port0.sock" "$STATE/run/port1.sock" "$STATE/run/cli.sock"
 	: >"$STATE/tgen-link.log"
 	if [ "$name" != linux ] && [[ $name != vpp* ]]; then
@@ -166,8 +155,38 @@ topo_peer_swap() {
 	fi
 	# A tgen of its own connects and sees both links up: for a DPDK backend, that proves it
 	# takes the next vhost client, as each experiment's tgen will be.
-	if [ "$rc" -eq 0 ]; then
-		bash -c "$(tgen_link_cmd "-w 60")" || rc=$?
+	[ "$rc" -eq 0 ] || return "$rc"
+	bash -c "$(tgen_link_cmd "-w 60")" && return 0
+	if grep -q 'link down after' "$STATE/tgen-link.log"; then return 75; fi
+	return 1
+}
+
+# topo_peer_swap NAME: vfwd (or the previous peer) out, NAME in; returns when it forwards.
+# vpp-plugin:FILE.so: host_plugin_swap.
+topo_peer_swap() {
+	local name=$1 rc=0
+	if [[ $name == vpp-plugin:* ]]; then
+		host_plugin_swap "$name"
+		return
+	fi
+	# The lab is up (its vfwd build installed), whether or not a DUT runs now.
+	[ -d "$STATE/vfwd" ] || die "the host lab is not up (fwdlab up --topology host)"
+	peer_needs_build "$name"
+	vfwd_stop
+	peer_stop
+	mkdir -p "$STATE/peer/run" "$STATE/run"
+	peer_host_config "$name" | atomic_write "$STATE/peer/config"
+	echo "$name" >"$STATE/peer/name"
+	peer_start_linked "$name" || rc=$?
+	# DPDK 22.11's vhost-user reconnect race (docs/design.md "The peer tests' reference generator
+	# and the vhost-user reconnect race"): a backend that started can leave one of tgen's links
+	# down for good. One more start, said and counted; a second failure is the swap's.
+	if [ "$rc" -eq 75 ]; then
+		say "retry 1 of 1: tgen's link to $name stayed down ($(grep -o 'port[01] ([^)]*): link down after [0-9]* s' "$STATE/tgen-link.log" | head -n 1)): the vhost-user reconnect race; starting $name again"
+		echo "$name: tgen link down, backend restarted" >>"$STATE/peer-retries.log"
+		peer_do stop >/dev/null 2>&1 || true
+		rc=0
+		peer_start_linked "$name" || rc=$?
 	fi
 	if [ "$rc" -ne 0 ]; then
 		tail -n 20 "$STATE/peer/start.log" "$STATE/tgen-link.log" >&2
