@@ -119,13 +119,12 @@ calibration_write() {
 			sort -V | tail -n1)
 		if [ -z "$d" ] || [ ! -s "$d/tgen.json" ]; then continue; fi
 		jq -e '.status == "complete"' "$d/meta.json" >/dev/null || continue
-		local g=null
-		if [ -s "$camp/generator-$size/tgen.json" ]; then
-			g=$(jq -c '.ndr.rate_pps // null' "$camp/generator-$size/tgen.json")
-		fi
+		local g='{"ndr": null}'
+		if [ -s "$camp/generator-$size/tgen.json" ]; then g=$(cat "$camp/generator-$size/tgen.json"); fi
 		entries+=("$(jq -c --arg size "$size" --arg run "$d" --argjson g "$g" '{ ($size): {
 			path_ndr_pps: (.ndr.rate_pps // 0), path_ndr_limited_by: (.ndr.limited_by // "dut"),
-			trials: (.trials | length), run: $run, generator_ndr_pps: $g } }' "$d/tgen.json")")
+			trials: (.trials | length), run: $run, generator_ndr_pps: ($g.ndr.rate_pps // null),
+			generator_ndr_limited_by: ($g.ndr.limited_by // null) } }' "$d/tgen.json")")
 	done
 	[ ${#entries[@]} -gt 0 ] || die "calibrate: no complete search in $camp"
 	local json
@@ -145,10 +144,14 @@ calibration_show() {
 	jq -r '"path ceilings of the \(.topology) lab (generator \(.generator), DUT as \(.dut_as), \(.calibrated_at)):",
 		(.frame_sizes | to_entries[] | "  \(.key) B  \(.value.path_ndr_pps | floor) pps" +
 		 (if .value.path_ndr_limited_by == "generator" then
-		   " (the generator fell short first: the path carries at least this)" else "" end) +
+		   " (the generator fell short first: the path carries at least this)"
+		  elif .value.path_ndr_limited_by == "max_rate" then
+		   " (the search\u0027s --max-rate: the path carries at least this; no run is path-bound by it)"
+		  else "" end) +
 		 (if .value.generator_ndr_pps == null then "" else
 		   "; the generator alone \(.value.generator_ndr_pps | floor) pps" +
-		   (if .value.path_ndr_pps >= 0.9 * .value.generator_ndr_pps
+		   (if .value.generator_ndr_limited_by == "max_rate" then " (the search\u0027s --max-rate)"
+		    elif .value.path_ndr_pps >= 0.9 * .value.generator_ndr_pps
 		    then " (the ceiling is the generator\u0027s own)" else "" end) end)),
 		"an NDR at or above \(.path_bound_share * 100 | round) % of its ceiling is path-bound"' "$f"
 }
@@ -168,10 +171,12 @@ calibration_for_run() {
 		if $e == null or $c.generator != $gen or ($e.path_ndr_pps // 0) <= 0 then null else
 		{ path_ceiling_pps: $e.path_ndr_pps, calibrated_at: $c.calibrated_at,
 		  run: $e.run, path_bound_share: $c.path_bound_share }
+		+ (if ($e.path_ndr_limited_by // "") == "max_rate" then { ceiling_is_max_rate: true } else {} end)
 		+ (if ($e.generator_ndr_pps // null) == null then {}
 		   else { generator_ceiling_pps: $e.generator_ndr_pps } end)
 		+ (if $tg == null or $tg.mode != "ndr" or ($tg.ndr.rate_pps // null) == null then {}
 		   else ($tg.ndr.rate_pps / $e.path_ndr_pps) as $r |
 			{ ndr_share: (($r * 1000 | round) / 1000),
-			  ndr_path_bound: ($r >= $c.path_bound_share) } end) end' "$f" 2>/dev/null || echo null
+			  ndr_path_bound: ($r >= $c.path_bound_share and
+				($e.path_ndr_limited_by // "") != "max_rate") } end) end' "$f" 2>/dev/null || echo null
 }
