@@ -67,10 +67,8 @@ calibrate_ndr() (
 	# shellcheck disable=SC2030 # the child's own frame size and campaign, on purpose
 	FRAME_SIZE=$1 CAMPAIGN=$2
 	run_begin calibrate "wire-$1"
-	local args=(ndr --trial-duration "${TRIAL_DURATION:-$(default_trial_duration)}")
-	args+=(--final-duration "${FINAL_DURATION:-$(default_final_duration)}")
-	if [ -n "$MAX_RATE" ]; then args+=(--max-rate "$MAX_RATE"); fi
-	if [ -n "$MIN_RATE" ]; then args+=(--min-rate "$MIN_RATE"); fi
+	local args
+	mapfile -t args < <(ndr_search_args)
 	tgen_experiment "${args[@]}"
 	run_finish
 	summary "$RUN_DIR"
@@ -80,10 +78,8 @@ calibrate_ndr() (
 # DUT, no link of the lab): CAMPAIGN/generator-SIZE/tgen.json and tgen.log. Not a run folder
 # (no meta.json): nothing of the DUT is in it, so fwdstat's run readers never take it for one.
 calibrate_generator() {
-	local dir=$2/generator-$1 args=(ndr --trial-duration "${TRIAL_DURATION:-$(default_trial_duration)}")
-	args+=(--final-duration "${FINAL_DURATION:-$(default_final_duration)}")
-	if [ -n "$MAX_RATE" ]; then args+=(--max-rate "$MAX_RATE"); fi
-	if [ -n "$MIN_RATE" ]; then args+=(--min-rate "$MIN_RATE"); fi
+	local dir=$2/generator-$1 args
+	mapfile -t args < <(ndr_search_args)
 	mkdir -p "$dir"
 	local rc=0
 	topo_gen_loop_search "$dir" "${args[@]}" --profile udp --size "$1" || rc=$?

@@ -16,15 +16,22 @@ ndr() {
 	topo_require_up
 	gen_prepare
 	run_begin ndr "${RUN_NAME:-ndr-$(profile_slug)-$FRAME_SIZE}"
-	local args=(ndr --trial-duration "${TRIAL_DURATION:-$(default_trial_duration)}")
-	args+=(--final-duration "${FINAL_DURATION:-$(default_final_duration)}")
-	if [ -n "$MAX_RATE" ]; then args+=(--max-rate "$MAX_RATE"); fi
-	if [ -n "$MIN_RATE" ]; then args+=(--min-rate "$MIN_RATE"); fi
+	local args
+	mapfile -t args < <(ndr_search_args)
 	if [ -n "$METHOD" ]; then args+=(--method "$METHOD"); fi
 	if [ -n "$LATENCY_LOADS" ]; then args+=(--latency-loads "$LATENCY_LOADS"); fi
 	tgen_experiment "${args[@]}"
 	run_finish
 	summary "$RUN_DIR"
+}
+
+# ndr_search_args: the search's words, one a line: ndr, the trial and final durations (the
+# topology's defaults unless given) and the rate bounds given (ndr, fwdlab calibrate).
+ndr_search_args() {
+	printf '%s\n' ndr --trial-duration "${TRIAL_DURATION:-$(default_trial_duration)}" \
+		--final-duration "${FINAL_DURATION:-$(default_final_duration)}"
+	if [ -n "$MAX_RATE" ]; then printf '%s\n' --max-rate "$MAX_RATE"; fi
+	if [ -n "$MIN_RATE" ]; then printf '%s\n' --min-rate "$MIN_RATE"; fi
 }
 
 # profile_slug: the profile's name in run names (a profile file: its base name, no .py).

@@ -405,22 +405,16 @@ static int
 hostdev_link(struct topo *t, const struct vm *vm, size_t i)
 {
 	const struct topo_entry *a = port_hostdev(t, vm, i), *b = port_hostdev(t, vm, i + 1);
-	const struct port *pa = &vm->port[i], *pb = &vm->port[i + 1];
+	const struct topo_entry *has = a != NULL ? a : b;
+	const struct port *lacks = &vm->port[a != NULL ? i + 1 : i];
+	const char *node = vm->node[lacks->node].name;
 
 	if ((a == NULL) == (b == NULL))
 		return a != NULL;
-	if (a != NULL)
-		topo_error(t, a->line,
-			   "%s: link %zu is a cable between two passthrough ports, but %s.%s has "
-			   "no %s.hostdev_%s",
-			   a->key, pa->link + 1, vm->node[pb->node].name, pb->name,
-			   vm->node[pb->node].name, pb->name);
-	else
-		topo_error(t, b->line,
-			   "%s: link %zu is a cable between two passthrough ports, but %s.%s has "
-			   "no %s.hostdev_%s",
-			   b->key, pb->link + 1, vm->node[pa->node].name, pa->name,
-			   vm->node[pa->node].name, pa->name);
+	topo_error(t, has->line,
+		   "%s: link %zu is a cable between two passthrough ports, but %s.%s has no "
+		   "%s.hostdev_%s",
+		   has->key, lacks->link + 1, node, lacks->name, node, lacks->name);
 	return 1;
 }
 
