@@ -19,8 +19,8 @@ export TOP VARIANT
 # Parallel jobs of the C builds (make forwarder, make tgen): one per CPU.
 JOBS ?= $(shell nproc)
 
-# Test suites in the order `make test` runs them: fast unit tests first, the VM smoke
-# test last. A folder joins by having a `check` target.
+# Test suites `make test` runs (a folder joins by having a `check` target): fast unit tests
+# first, the host topology's tests next; the VM tests beside them (tests/lanes.sh).
 SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers trex lab topologies images tests
 RESULTS := $(TOP)/build/test-results.tsv
 # Every target installs the Debian packages its folders list (only what is missing), so
@@ -119,8 +119,10 @@ dump:
 # `make test`: what CI runs. The Debian packages; the build cache checked in full (a corrupt
 # entry is removed, and rebuilt by the build that needs it); then the build phase, every program the
 # suites use built once, side by side where they do not depend on each other (TRex, VPP and
-# the VM images from the build cache, scripts/cache, or built into it); then each suite's
-# check in SUITES order; then the summary (totals, skips, failures, the 15 slowest tests).
+# the VM images from the build cache, scripts/cache, or built into it); then the suites in two
+# lanes side by side (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order)
+# and the VM lane (the images suite's DUT boot, the b2b tests: fresh-clone lab, field lab); then
+# the summary (totals, each lane's time, skips, failures, the 15 slowest tests).
 test:
 	$(call deps)
 	@mkdir -p build && rm -f $(RESULTS) $(TOP)/build/test-builds.tsv $(TOP)/build/test-suites.tsv
@@ -128,16 +130,7 @@ test:
 	@scripts/cache verify | grep -v '^ok ' || true
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -k -j2 test-builds || true; \
 		echo "==== build phase: $$(($$(date +%s) - t0)) s"
-	@for s in $(SUITES); do \
-		[ -f $$s/Makefile ] || continue; \
-		grep -q '^check:' $$s/Makefile || continue; \
-		echo "==== suite $$s"; t0=$$(date +%s); \
-		if ! $(MAKE) --no-print-directory -C $$s check; then \
-			grep -q "^$$s	" $(RESULTS) 2>/dev/null || \
-				printf '%s\t%s\tFAIL\t0\n' "$$s" "make check (build or setup failed)" >>$(RESULTS); \
-		fi; \
-		printf '%s\t%s\n' "$$s" "$$(($$(date +%s) - t0))" >>$(TOP)/build/test-suites.tsv; \
-	done
+	@tests/lanes.sh $(SUITES) || true
 	@tests/summary.sh $(RESULTS)
 
 # `make test-all`: `make test`, then what is too slow for CI: each fuzzer for
