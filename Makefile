@@ -123,11 +123,18 @@ dump:
 # lanes side by side (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order)
 # and the VM lane (the images suite's DUT boot, the b2b tests: fresh-clone lab, field lab); then
 # the summary (totals, each lane's time, skips, failures, the 15 slowest tests).
+# The C builds of `make test` go through ccache (Debian's, first in PATH as gcc, cc, clang): its
+# objects live in the build cache's root (ccache/), keyed by ccache on the preprocessed source,
+# the compiler and its flags; paths inside the clone count relative to it, so every clone and CI
+# run on the machine shares them. ccache checks each object's checksum when it reads it; a
+# corrupt one is a miss, compiled again. `make test CCACHE_DISABLE=1` compiles everything.
+test test-all test-builds: export PATH := /usr/lib/ccache:$(PATH)
+test test-all test-builds: export CCACHE_DIR := $(or $(FWDLAB_CACHE),/var/cache/fwdlab)/ccache
+test test-all test-builds: export CCACHE_BASEDIR := $(TOP)
+test test-all test-builds: export CCACHE_NOHASHDIR := 1
 test:
 	$(call deps)
 	@mkdir -p build && rm -f $(RESULTS) $(TOP)/build/test-builds.tsv $(TOP)/build/test-suites.tsv
-	@echo "==== the build cache: every entry hashed against its manifest (scripts/cache verify)"
-	@scripts/cache verify | grep -v '^ok ' || true
 	@t0=$$(date +%s); $(MAKE) --no-print-directory -k -j2 test-builds || true; \
 		echo "==== build phase: $$(($$(date +%s) - t0)) s"
 	@tests/lanes.sh $(SUITES) || true
@@ -154,10 +161,14 @@ test-all: test
 # -j2: the forwarder first (the longest C build; it builds peers' pcaptool, which its tests and
 # example-rs's use), TRex and VPP (each -j2 under nice 19) beside the C programs, the images
 # once their payloads are there.
-TEST_BUILDS := tb-forwarder tb-vpp tb-tgen tb-fwdstat tb-example-rs tb-trex tb-peers \
+TEST_BUILDS := tb-cache tb-forwarder tb-vpp tb-tgen tb-fwdstat tb-example-rs tb-trex tb-peers \
 	tb-images tb-images-field
 .PHONY: test-builds $(TEST_BUILDS)
 test-builds: $(TEST_BUILDS)
+# The build cache checked in full (every entry hashed against its manifest; a corrupt one removed,
+# then rebuilt by the build that needs it) beside the C builds, before any entry is used.
+tb-cache:
+	@tests/build-step cache bash -c 'scripts/cache verify | grep -v "^ok " || true'
 tb-forwarder:
 	@tests/build-step forwarder $(MAKE) -C forwarder test-build
 tb-example-rs: tb-forwarder
@@ -166,13 +177,13 @@ tb-tgen:
 	@tests/build-step tgen $(MAKE) -C tgen test-build
 tb-fwdstat:
 	@tests/build-step fwdstat $(MAKE) -C lab/fwdstat test-build
-tb-peers: tb-forwarder tb-vpp
+tb-peers: tb-forwarder tb-vpp tb-cache
 	@tests/build-step peers $(MAKE) -C peers test-build
-tb-trex:
+tb-trex: tb-cache
 	@tests/build-step trex $(MAKE) -C trex test-build
-tb-vpp:
+tb-vpp: tb-cache
 	@tests/build-step vpp bash -c 'for v in default verB; do peers/vpp/build --variant $$v >/dev/null || exit 1; done'
-tb-images: tb-forwarder tb-example-rs tb-tgen
+tb-images: tb-forwarder tb-example-rs tb-tgen tb-cache
 	@tests/build-step images $(MAKE) images
 tb-images-field: tb-images tb-trex tb-vpp
 	@tests/build-step images-field $(MAKE) images TG=trex DUT=vpp
