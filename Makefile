@@ -20,7 +20,7 @@ export TOP VARIANT
 JOBS ?= $(shell nproc)
 
 # Test suites `make test` runs (a folder joins by having a `check` target): fast unit tests
-# first, the host topology's tests next; the VM tests beside them (tests/lanes.sh).
+# first, the host topology's tests next, the VM tests last (tests/lanes.sh).
 SUITES ?= forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers trex lab topologies images tests
 RESULTS := $(TOP)/build/test-results.tsv
 # Every target installs the Debian packages its folders list (only what is missing), so
@@ -120,9 +120,10 @@ dump:
 # entry is removed, and rebuilt by the build that needs it); then the build phase, every program the
 # suites use built once, side by side where they do not depend on each other (TRex, VPP and
 # the VM images from the build cache, scripts/cache, or built into it); then the suites in two
-# lanes side by side (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order)
-# and the VM lane (the images suite's DUT boot, the b2b tests: fresh-clone lab, field lab); then
-# the summary (totals, each lane's time, skips, failures, the 15 slowest tests).
+# lanes (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order), then the VM
+# lane (b2b's faults, the fresh-clone lab, the field lab, the images suite's DUT boot), or both at
+# once with TEST_LANES=side-by-side; then the summary (totals, each lane's time, skips, failures,
+# the 15 slowest tests).
 # The C builds of `make test` go through ccache (Debian's, first in PATH as gcc, cc, clang): its
 # objects live in the build cache's root (ccache/), keyed by ccache on the preprocessed source,
 # the compiler and its flags; paths inside the clone count relative to it, so every clone and CI

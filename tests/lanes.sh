@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The suites of `make test`, in two lanes that run side by side after the build phase:
+# The suites of `make test`, in two lanes:
 #   host lane -> every suite's host tests (unit tests, then the host topology's), in SUITES order;
-#   VM lane   -> what boots guests or needs libvirtd: the images suite (a DUT boot), the b2b
-#                fault test, the fresh-clone lab and the field lab (TRex VM + VPP VM).
-# The lanes share no state: the VM lane's labs have their own names, folders, subnets and
-# libvirt objects, the host lane touches neither libvirt nor hugepages, and the VM tests
-# assert on packets and counters, not on rates. Each lane runs its suites one after the
-# other. The VM lane's lines come out as they are written, each prefixed "[vm] ".
+#   VM lane   -> what boots guests or needs libvirtd: b2b's up faults, the fresh-clone lab, the
+#                field lab (TRex VM + VPP VM), then the images suite (a DUT boot).
+# By default the host lane runs, then the VM lane. TEST_LANES=side-by-side runs them at the same
+# time (the VM lane's lines prefixed "[vm] "): they share no state (the VM labs have their own
+# names, folders and subnets; the host lane touches neither libvirt nor hugepages), but they do
+# share CPUs: on our 2-CPU machines the TCG guests took half of the host lane's CPU, the host
+# lane ran 2-3x slower and its live tests lost packets (tgen's ARP, l3fwd-graph at 20 kpps, the
+# Linux peer's frames, a host `up`; docs/measurements.md), so side by side is for machines whose
+# guests get CPUs of their own.
 #
 #   tests/lanes.sh SUITE...        (SUITES of the top Makefile; a suite not named is not run)
 #
@@ -17,6 +20,9 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results=${FWDLAB_TEST_RESULTS:-$top/build/test-results.tsv}
 suites_tsv=$(dirname "$results")/test-suites.tsv
 wanted=" $* "
+t_all=$(date +%s)
+# total: the suites' wall time, the last row of test-suites.tsv
+total() { printf 'all suites (%s)\t%s\ttotal\n' "${TEST_LANES:-sequence}" "$(($(date +%s) - t_all))" >>"$suites_tsv"; }
 
 # Each lane: SUITE[:TARGET] in order (TARGET defaults to check).
 HOST_LANE=(forwarder forwarder/plugins/example-rs tgen lab/fwdstat peers trex lab topologies
@@ -54,7 +60,17 @@ run_lane() {
 	return "$rc"
 }
 
-# The VM lane in the background, its output prefixed as it comes; stopped with us.
+# One after the other (the default): the host lane, then the VM lane.
+if [ "${TEST_LANES:-sequence}" != side-by-side ]; then
+	rc=0
+	run_lane host "${HOST_LANE[@]}" || rc=1
+	run_lane vm "${VM_LANE[@]}" || rc=1
+	total
+	exit "$rc"
+fi
+
+# Side by side (TEST_LANES=side-by-side): the VM lane in the background, its output prefixed as
+# it comes; stopped with us.
 vm_rc_file=$(mktemp)
 (
 	rc=0
@@ -84,4 +100,5 @@ if [ "${vm_rc:-1}" != 0 ]; then
 	rc=1
 	[ -n "$vm_rc" ] || printf '%s\t%s\tFAIL\t0\n' vm-lane "the VM lane ended without its status" >>"$results"
 fi
+total
 exit "$rc"

@@ -15,12 +15,11 @@ if [ -s "$dir/test-builds.tsv" ]; then
 	awk -F'\t' '{ printf "%8d  %-14s %s\n", $3, $1, $2 }' "$dir/test-builds.tsv"
 fi
 if [ -s "$dir/test-suites.tsv" ]; then
-	# rows: suite, seconds, lane; and per lane "lane NAME", its wall time, "wall". The lanes run
-	# side by side: the run's suite time is the longest lane, not the sum.
-	echo "Suites (seconds; the host and VM lanes side by side):"
-	awk -F'\t' '$3 != "wall" { printf "%8d  %-30s %s lane\n", $2, $1, $3 }
-		$3 == "wall" { lanes = lanes sprintf("%8d  %s (wall)\n", $2, $1); if ($2 > w) w = $2 }
-		END { printf "%s%8d  the suites (wall, the longest lane)\n", lanes, w }' "$dir/test-suites.tsv"
+	# rows (tests/lanes.sh): suite, seconds, lane; per lane "lane NAME", its wall time, "wall";
+	# last "all suites (MODE)", the suites' wall time, "total"
+	echo "Suites (seconds):"
+	awk -F'\t' '$3 == "wall" || $3 == "total" { printf "%8d  %s\n", $2, $1; next }
+		{ printf "%8d  %-30s %s lane\n", $2, $1, $3 }' "$dir/test-suites.tsv"
 fi
 # A program's rows (one per TAP line) all carry the program's time: "PROGRAM: check" -> PROGRAM.
 echo "The 15 slowest test programs (seconds):"

@@ -24,6 +24,9 @@ start_vfwd() { # [setup file name]
 	sed "s|SETUP|${1:-setup.cli}|" "$tmp/startup.conf" >"$tmp/startup.run.conf"
 	setsid "$VFWD" -c "$tmp/startup.run.conf" >>"$tmp/dut.log" 2>&1 </dev/null &
 	dut_pid=$!
+	# Its CLI answers once the setup file ran and the workers run: until then an ARP or a
+	# trial would race vfwd's start (on a loaded host that takes longer than tgen's timeouts).
+	vfwd_wait_cli || true
 }
 ctl() { "$VFWDCTL" -s "$tmp/cli.sock" "$@"; }
 # run_counted JSON ARGS...: a tgen run whose packets vfwd all took. On a busy host vfwd can

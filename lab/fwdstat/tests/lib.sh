@@ -13,8 +13,17 @@ holds() { # FILE FILTER: the JSON in FILE satisfies the jq FILTER
 	jq -e "$2" "$1" >/dev/null
 }
 
-quiet() { # command...: runs it with its output thrown away
-	"$@" >/dev/null 2>&1
+quiet() { # command...: runs it with its output kept aside; when it fails, its last 25 lines as
+	# TAP comments (a failed `lab up` says why), and its status
+	local out rc=0
+	out=$(mktemp)
+	"$@" >"$out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "# '$*' exited $rc; its last lines:"
+		grep -Ev '^(EAL|TELEMETRY|VHOST_CONFIG|VIRTIO)' "$out" | tail -n 25 | sed 's/^/#   /'
+	fi
+	rm -f "$out"
+	return "$rc"
 }
 
 quiet_to() { # FILE command...: stdout to FILE, stderr thrown away
