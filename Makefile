@@ -169,7 +169,7 @@ test-builds: $(TEST_BUILDS)
 # The build cache checked in full (every entry hashed against its manifest; a corrupt one removed,
 # then rebuilt by the build that needs it) beside the C builds, before any entry is used.
 tb-cache:
-	@tests/build-step cache bash -c 'scripts/cache verify | grep -v "^ok " || true'
+	@tests/build-step cache bash -c 'scripts/cache verify | grep -v "^ok " | sed "s/^/cache: /" || true'
 tb-forwarder:
 	@tests/build-step forwarder $(MAKE) -C forwarder test-build
 tb-example-rs: tb-forwarder
