@@ -124,16 +124,6 @@ dump:
 # lane (b2b's faults, the fresh-clone lab, the field lab, the images suite's DUT boot), or both at
 # once with TEST_LANES=side-by-side; then the summary (totals, each lane's time, skips, failures,
 # the 15 slowest tests).
-# The C builds of `make test` go through ccache (Debian's, first in PATH as gcc, cc, clang): its
-# objects live in the build cache's root (ccache/), keyed by ccache on the preprocessed source,
-# the compiler and its flags; paths inside the clone count relative to it, so every clone and CI
-# run on the machine shares them. ccache checks each object's checksum when it reads it; a
-# corrupt one is a miss, compiled again. `make test CCACHE_DISABLE=1` compiles everything. VPP and
-# TRex build without it: the build cache keeps each whole.
-test test-all test-builds: export PATH := /usr/lib/ccache:$(PATH)
-test test-all test-builds: export CCACHE_DIR := $(or $(FWDLAB_CACHE),/var/cache/fwdlab)/ccache
-test test-all test-builds: export CCACHE_BASEDIR := $(TOP)
-test test-all test-builds: export CCACHE_NOHASHDIR := 1
 test:
 	$(call deps)
 	@mkdir -p build && rm -f $(RESULTS) $(TOP)/build/test-builds.tsv $(TOP)/build/test-suites.tsv
@@ -182,9 +172,9 @@ tb-fwdstat:
 tb-peers: tb-forwarder tb-vpp tb-cache
 	@tests/build-step peers $(MAKE) -C peers test-build
 tb-trex: tb-cache
-	@CCACHE_DISABLE=1 tests/build-step trex $(MAKE) -C trex test-build
+	@tests/build-step trex $(MAKE) -C trex test-build
 tb-vpp: tb-cache
-	@CCACHE_DISABLE=1 tests/build-step vpp bash -c 'for v in default verB; do peers/vpp/build --variant $$v >/dev/null || exit 1; done'
+	@tests/build-step vpp bash -c 'for v in default verB; do peers/vpp/build --variant $$v >/dev/null || exit 1; done'
 tb-images: tb-forwarder tb-example-rs tb-tgen tb-cache
 	@tests/build-step images $(MAKE) images
 tb-images-field: tb-images tb-trex tb-vpp

@@ -7,7 +7,7 @@
 #                           the full check (verify) a changed byte of the same size and mtime
 #   partial              -> a folder without MANIFEST (a build that died) is removed by lookup
 #   verify               -> hashes every entry: a corrupt one is named (BAD ...), removed, exit 1;
-#                           debs/ and ccache/ (checked by their own readers) are left alone
+#                           debs/ (each .deb checked against its name by its reader) is left alone
 #   list, clean          -> list names each kind, clean empties the kinds asked for
 # shellcheck disable=SC2016,SC2034 # checks are eval'd by check()
 set -euo pipefail
@@ -59,23 +59,20 @@ check "a flipped byte of the same size and mtime is left to the full check (look
 	eval 'cache lookup test "$kb" >/dev/null 2>&1'
 # a partial entry: a build that died before store
 mkdir -p "$FWDLAB_CACHE/test/$(printf %064d 7)"
-# ccache's and debs' folders are not entries of the cache's own kind
-mkdir -p "$FWDLAB_CACHE/ccache/a" "$FWDLAB_CACHE/debs"
-echo object >"$FWDLAB_CACHE/ccache/a/x.o"
+# debs/ holds .deb files, not entries
+mkdir -p "$FWDLAB_CACHE/debs"
 echo deb >"$FWDLAB_CACHE/debs/$(printf %064d 1).deb"
 out=$(cache verify 2>&1) && rc=0 || rc=$?
 check "verify names the flipped entry and the partial one BAD, removes both, exits 1" eval '
 	[ "$rc" -eq 1 ] && grep -q "^BAD .*test/$kb: corrupt" <<<"$out" &&
 	grep -q "^BAD .*partial" <<<"$out" && [ ! -e "$FWDLAB_CACHE/test/$kb" ] &&
 	[ ! -e "$FWDLAB_CACHE/test/$(printf %064d 7)" ]'
-check "verify keeps the whole entry (ok) and leaves ccache/ and debs/ alone" eval '
-	grep -q "^ok .*test/$kc" <<<"$out" && [ -f "$FWDLAB_CACHE/ccache/a/x.o" ] &&
-	[ -n "$(ls "$FWDLAB_CACHE/debs")" ]'
+check "verify keeps the whole entry (ok) and leaves debs/ alone" eval '
+	grep -q "^ok .*test/$kc" <<<"$out" && [ -n "$(ls "$FWDLAB_CACHE/debs")" ]'
 out=$(cache list 2>&1)
-check "list names the entry, ccache and debs" eval '
-	grep -q "^test .*${kc:0:16}.*ok" <<<"$out" && grep -q "^ccache " <<<"$out" &&
-	grep -q "^debs " <<<"$out"'
-cache clean ccache 2>/dev/null
+check "list names the entry and debs" eval '
+	grep -q "^test .*${kc:0:16}.*ok" <<<"$out" && grep -q "^debs " <<<"$out"'
+cache clean debs 2>/dev/null
 check "clean KIND empties that kind only" eval '
-	[ ! -e "$FWDLAB_CACHE/ccache" ] && cache lookup test "$kc" >/dev/null 2>&1'
+	[ ! -e "$FWDLAB_CACHE/debs" ] && cache lookup test "$kc" >/dev/null 2>&1'
 tap_done

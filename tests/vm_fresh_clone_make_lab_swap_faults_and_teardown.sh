@@ -47,10 +47,6 @@ if [ -d "$src/../shared" ]; then ln -s "$(cd "$src/../shared" && pwd)" "$tmp/sha
 export FWDLAB_NAME=fwsmoke FWDLAB_STATE=$top/.lab/b2b FWDLAB_RESULTS=$top/results
 unset FWDLAB_NO_INSTALL FWDLAB_ACCEL FWDLAB_TOPOLOGY_CONF FWDLAB_VFWD_BUILD FWDSTAT
 export FWDLAB_MGMT_SUBNET=${FWDLAB_MGMT_SUBNET:-192.168.157} TOPOLOGY=b2b
-# Under `make test` the C builds go through ccache (top Makefile); paths count relative to the
-# clone, so its vfwd and tgen objects come from there (a header a fresh machine lacks is still a
-# compile error: ccache checks every header it recorded).
-if [ -n "${CCACHE_DIR:-}" ]; then export CCACHE_BASEDIR=$top; fi
 subnet=$FWDLAB_MGMT_SUBNET
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 hp_before=$(cat "$hp")
