@@ -116,8 +116,8 @@ swap: $(if $(DUT_BUILD),,forwarder)
 dump:
 	lab/fwdlab dump $(LAB_ARGS)
 
-# `make test`: what CI runs. The Debian packages; the build cache checked in full (a corrupt
-# entry is removed, and rebuilt by the build that needs it); then the build phase, every program the
+# `make test`: what CI runs. The Debian packages; then the build phase (the build cache checked in
+# full beside the C builds: a corrupt entry is removed, and rebuilt by the build that needs it), every program the
 # suites use built once, side by side where they do not depend on each other (TRex, VPP and
 # the VM images from the build cache, scripts/cache, or built into it); then the suites in two
 # lanes (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order), then the VM
