@@ -36,7 +36,7 @@ done
 # run_lane NAME ENTRY...: each wanted suite's target; a target that failed without recording a
 # result gets a FAIL row naming it, so a build or setup failure is not lost.
 run_lane() {
-	local lane=$1 e s target t0 l0 rc=0
+	local lane=$1 e s target t0 l0 secs rc=0
 	shift
 	l0=$(date +%s)
 	for e in "$@"; do
@@ -55,8 +55,9 @@ run_lane() {
 		fi
 		printf '%s\t%s\t%s\n' "$s" "$(($(date +%s) - t0))" "$lane" >>"$suites_tsv"
 	done
-	printf 'lane %s\t%s\twall\n' "$lane" "$(($(date +%s) - l0))" >>"$suites_tsv"
-	echo "==== $lane lane: $(($(date +%s) - l0)) s"
+	secs=$(($(date +%s) - l0))
+	printf 'lane %s\t%s\twall\n' "$lane" "$secs" >>"$suites_tsv"
+	echo "==== $lane lane: $secs s"
 	return "$rc"
 }
 
