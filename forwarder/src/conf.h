@@ -36,6 +36,7 @@ struct vfwd_conf {
 	char eal_args[1024];
 	int main_core;
 	int rx_mode;	    /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
+	unsigned adaptive_max_sleep_us; /* cpu { adaptive-max-sleep-us N }: adaptive's longest sleep */
 	int main_core_line; /* 0 when main-core is the default */
 	int workers_line;
 	unsigned n_workers;

@@ -268,6 +268,9 @@ cpu_opt(struct lexer *lx, struct vfwd_conf *conf)
 	}
 	if (tok_is(lx, "rx-mode"))
 		return parse_rx_mode(lx, conf);
+	if (tok_is(lx, "adaptive-max-sleep-us"))
+		return lex_uint(lx, "adaptive-max-sleep-us", 1, RX_MODE_MAX_SLEEP_US_LIMIT,
+				&conf->adaptive_max_sleep_us);
 	return OPT_UNKNOWN;
 }
 
@@ -437,6 +440,7 @@ conf_defaults(struct vfwd_conf *conf)
 	conf->workers[0] = 1;
 	conf->num_mbufs = 16384;
 	conf->rx_burst = PORT_RX_BURST_DEFAULT;
+	conf->adaptive_max_sleep_us = RX_MODE_MAX_SLEEP_US;
 	conf->ip4_max_routes = 65536;
 	conf->ip4_tbl8s = 1024;
 }

@@ -192,8 +192,8 @@ rx_mode_idle_slow(unsigned w)
 		return;
 	}
 	st->sleep_us = st->sleep_us == 0 ? RX_MODE_MIN_SLEEP_US : st->sleep_us * 2;
-	if (st->sleep_us > RX_MODE_MAX_SLEEP_US)
-		st->sleep_us = RX_MODE_MAX_SLEEP_US;
+	if (st->sleep_us > vfwd.conf.adaptive_max_sleep_us)
+		st->sleep_us = vfwd.conf.adaptive_max_sleep_us;
 	sleep_us(st, st->sleep_us);
 }
 
@@ -229,9 +229,9 @@ rx_mode_show(struct vfwd_cli_out *out, unsigned w, bool json)
 		vfwd_cli_printf(
 			out,
 			", \"rx_mode\": \"%s\", \"rx_modes_ran\": \"%s\", \"sleeps\": %" PRIu64
-			", \"sleep_s\": %.6f, \"intr_wakeups\": %" PRIu64 ", \"cpu_s\": %.6f"
-			", \"cpu_clocks\": %.0f",
-			rx_mode_name(st->mode), ran, sleeps, slept,
+			", \"sleep_s\": %.6f, \"adaptive_max_sleep_us\": %u, \"intr_wakeups\": %" PRIu64
+			", \"cpu_s\": %.6f, \"cpu_clocks\": %.0f",
+			rx_mode_name(st->mode), ran, sleeps, slept, vfwd.conf.adaptive_max_sleep_us,
 			st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1,
 			st->cpu_clock_ok ? cpu * (double)vfwd.tsc_hz : -1);
 		return;

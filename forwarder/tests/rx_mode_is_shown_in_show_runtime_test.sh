@@ -4,7 +4,7 @@
 # worker slept and its CPU time. `set interface rx-mode` switches at run time and show runtime
 # names every mode that ran since `clear runtime`. Interrupt mode on a PMD without rx
 # interrupts (net_pcap), an unknown mode in the startup file or the CLI: refused, naming the
-# file and line, or the port.
+# file and line, or the port. `adaptive-max-sleep-us` bounds adaptive's sleeps (default 50 us).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -15,8 +15,9 @@ rx_packets() { ctl show interfaces | awk '$1 == "port0" { print $NF; exit }'; }
 rx_packets_are() { [ "$(rx_packets)" = "$1" ]; }
 worker_json() { ctl show runtime json | jq -e "$1" >/dev/null; }
 
-conf() { # rx-mode
+conf() { # rx-mode [adaptive-max-sleep-us]
 	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" --rx-mode "$1" \
+		${2:+--max-sleep-us "$2"} \
 		--prefix "vfwd-rxm-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
 		--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 }
@@ -49,7 +50,7 @@ fi
 # (a busy host only lowers the CPU time); the rx nodes are in VPP's "polling" state
 # shellcheck disable=SC2016
 if worker_json '.threads[1] | .rx_mode == "adaptive" and .rx_modes_ran == "adaptive" and
-	.sleeps > 0 and .sleep_s > 0 and .cpu_s >= 0 and .cpu_s < .time / 2' &&
+	.adaptive_max_sleep_us == 50 and .sleeps > 0 and .sleep_s > 0 and .cpu_s >= 0 and .cpu_s < .time / 2' &&
 	worker_json '[.threads[1].nodes[] | select(.name | endswith("-rx")) | .state] |
 	length > 0 and all(. == "polling")'; then
 	tap ok "show_runtime_json_has_mode_sleeps_and_cpu_time_below_half_the_wall_time"
@@ -100,6 +101,40 @@ if [ "$rc" -ne 0 ] && [[ $out == "$tmp/startup.conf:2: rx-mode 'sometimes': expe
 else
 	tap fail "unknown_rx_mode_in_the_startup_file_is_refused_with_file_and_line (rc $rc: $out)"
 fi
+
+# ---- adaptive-max-sleep-us: sleeps of 1 ms; bad bounds name the file and line ----
+for bad in 0 100001; do
+	conf adaptive "$bad"
+	rc=0
+	out=$("$vfwd" --check -c "$tmp/startup.conf" 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] && [[ $out == "$tmp/startup.conf:2: "*"adaptive-max-sleep-us"* ]]; then
+		tap ok "adaptive_max_sleep_us_${bad}_is_refused_with_file_and_line"
+	else
+		tap fail "adaptive_max_sleep_us_${bad}_is_refused_with_file_and_line (rc $rc: $out)"
+	fi
+done
+conf adaptive 1000
+"$vfwd" -c "$tmp/startup.conf" >"$tmp/vfwd-ms.log" 2>&1 &
+pid=$!
+if wait_for test -S "$tmp/cli.sock" && wait_for rx_packets_are "$want"; then
+	ctl clear runtime
+	sleep 1 # the window is the subject: an idle worker's sleeps over 1 s
+	# a sleep never ends early: at most 1 s / 1 ms of them, plus the back-off's 10 (1..512 us);
+	# at the default 50 us the same second holds thousands
+	# shellcheck disable=SC2016
+	if worker_json '.threads[1] | .adaptive_max_sleep_us == 1000 and .sleeps > 0 and
+		.sleeps <= 1000 * .time + 10'; then
+		tap ok "adaptive_max_sleep_us_1000_sleeps_at_most_once_a_millisecond"
+	else
+		tap fail "adaptive_max_sleep_us_1000_sleeps_at_most_once_a_millisecond"
+		ctl show runtime json | jq -c '.threads[1] | del(.nodes)' | sed 's/^/# /'
+	fi
+else
+	tap fail "adaptive_max_sleep_us_1000_sleeps_at_most_once_a_millisecond (vfwd did not take in the pcap)"
+	sed 's/^/# /' "$tmp/vfwd-ms.log"
+fi
+kill_wait "$pid"
+pid=""
 
 # ---- interrupt mode on a PMD without rx interrupts: vfwd refuses to start ----
 conf interrupt

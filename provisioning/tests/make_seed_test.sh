@@ -98,6 +98,10 @@ refused the_management_mac_cannot_be_a_data_mac "is given twice" "${base[@]}" \
 refused cpu_0_cannot_be_isolated "CPU 0" "${base[@]}" --isolate 0-1
 refused a_bad_role_is_refused "--role is dut or tg" --role x --hostname d --ssh-key "$tmp/id.pub" \
 	--mgmt-mac 52:54:00:aa:00:01
+refused max_sleep_needs_adaptive "--adaptive-max-sleep-us goes with --rx-mode adaptive" \
+	"${base[@]}" --rx-mode poll --adaptive-max-sleep-us 1000
+refused max_sleep_is_a_bounded_number "not a number of microseconds in 1..100000" "${base[@]}" \
+	--rx-mode adaptive --adaptive-max-sleep-us 0
 refused a_bad_hostname_is_refused "not a valid host name" --role tg --hostname Bad_Name \
 	--ssh-key "$tmp/id.pub" --mgmt-mac 52:54:00:aa:00:01
 
@@ -157,6 +161,20 @@ if [ -x "$vfwd" ]; then
 	fi
 else
 	tap ok "vfwd_accepts_the_default_startup_file # SKIP no vfwd build at $vfwd"
+fi
+
+# An adaptive DUT's sleep bound (the b2b lab under TCG): on the startup file's cpu line, and
+# vfwd accepts it.
+"$seed" "${base[@]}" --data-mac 52:54:00:00:10:01 --rx-mode adaptive --adaptive-max-sleep-us 1000 \
+	--out "$tmp/ms" >/dev/null
+ud=$(tail -n +2 "$tmp/ms/user-data")
+cpu=$(file_of /etc/vfwd/startup.conf.in | grep '^cpu ')
+printf '%s\n' "$cpu" >"$tmp/cpu.conf"
+if [[ $cpu == *"corelist-workers 1  rx-mode adaptive  adaptive-max-sleep-us 1000 }" ]] &&
+	{ [ ! -x "$vfwd" ] || "$vfwd" --check -c "$tmp/cpu.conf" >/dev/null 2>&1; }; then
+	tap ok dut_seed_carries_the_adaptive_sleep_bound
+else
+	tap fail dut_seed_carries_the_adaptive_sleep_bound "cpu line '$cpu'"
 fi
 # guest setup on a template whose dev MAC is no data NIC: NAME STATE MAC RC ("1": exit 1,
 # "fail": any non-zero exit); the error names the template's file and line.

@@ -101,9 +101,23 @@ topo_plan() {
 	if dut_is_vpp; then
 		echo "  $dut: VPP on af_packet ports, its workers on the forwarding vCPUs, polling"
 	else
-		echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)"
+		local ms
+		ms=$(dut_max_sleep_us "$dut")
+		echo "  $dut: vfwd rx-mode $(node_mode "$dut" rx_mode adaptive poll)${ms:+, sleeps of up to $ms us when idle (TCG)}"
 	fi
 	echo "  $tg: tgen --pacing $(node_mode "$tg" pacing sleep busy)"
+}
+
+# dut_max_sleep_us NODE: the bound of an adaptive vfwd's sleeps in NODE (make-seed
+# --adaptive-max-sleep-us), or nothing for vfwd's own 50 us. Under TCG a guest's wake-up costs
+# the host tens of us: an idle DUT whose worker slept 50 us at a time kept one of the two host
+# CPUs busy (104 % vs 4 % with vfwd stopped, measured), taking it from the TG, the host's
+# verbs and ssh. 1 ms, interrupt mode's bound, gives it back; TCG's rates (tens of kpps) fill
+# no rx ring in 1 ms.
+dut_max_sleep_us() {
+	if [ "$(topo_accel)" = tcg ] && [ "$(node_mode "$1" rx_mode adaptive poll | cut -d' ' -f1)" = adaptive ]; then
+		echo 1000
+	fi
 }
 
 # node_mode NODE KEY YIELDING BUSY: NODE.KEY of the topology file (rx_mode for vfwd,
@@ -697,6 +711,9 @@ node_files() {
 		dut_setup_cli >"$STATE/$node-setup.cli"
 		seed_args+=(--vfwd-setup "$STATE/$node-setup.cli"
 			--rx-mode "$(node_mode "$node" rx_mode adaptive poll | cut -d' ' -f1)")
+		local ms
+		ms=$(dut_max_sleep_us "$node")
+		if [ -n "$ms" ]; then seed_args+=(--adaptive-max-sleep-us "$ms"); fi
 	fi
 	if [ "$role" = tg ] && [ "$(tg_kind)" = trex ]; then
 		trex_env >"$STATE/$node-trex.env"
