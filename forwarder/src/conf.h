@@ -36,8 +36,9 @@ struct vfwd_conf {
 	char eal_args[1024];
 	int main_core;
 	int rx_mode;	    /* enum rx_mode (rx_mode.h): cpu { rx-mode poll|adaptive|interrupt } */
-	unsigned adaptive_max_sleep_us; /* cpu { adaptive-max-sleep-us N }: adaptive's longest sleep */
 	int main_core_line; /* 0 when main-core is the default */
+	/* cpu { adaptive-max-sleep-us N }: the longest sleep of an adaptive worker */
+	unsigned adaptive_max_sleep_us;
 	int workers_line;
 	unsigned n_workers;
 	unsigned workers[MAX_WORKERS];

@@ -229,8 +229,8 @@ rx_mode_show(struct vfwd_cli_out *out, unsigned w, bool json)
 		vfwd_cli_printf(
 			out,
 			", \"rx_mode\": \"%s\", \"rx_modes_ran\": \"%s\", \"sleeps\": %" PRIu64
-			", \"sleep_s\": %.6f, \"adaptive_max_sleep_us\": %u, \"intr_wakeups\": %" PRIu64
-			", \"cpu_s\": %.6f, \"cpu_clocks\": %.0f",
+			", \"sleep_s\": %.6f, \"adaptive_max_sleep_us\": %u, \"intr_wakeups\": "
+			"%" PRIu64 ", \"cpu_s\": %.6f, \"cpu_clocks\": %.0f",
 			rx_mode_name(st->mode), ran, sleeps, slept, vfwd.conf.adaptive_max_sleep_us,
 			st->intr_wakeups - st->base_intr_wakeups, st->cpu_clock_ok ? cpu : -1,
 			st->cpu_clock_ok ? cpu * (double)vfwd.tsc_hz : -1);

@@ -13,9 +13,9 @@
 
 enum rx_mode { RX_MODE_POLL, RX_MODE_ADAPTIVE, RX_MODE_INTERRUPT, RX_MODE_N };
 
-#define RX_MODE_IDLE_POLLS 64	  /* empty walks in a row before the first sleep */
-#define RX_MODE_MIN_SLEEP_US 1	  /* the first sleep; each empty wake-up doubles it ... */
-#define RX_MODE_MAX_SLEEP_US 50	  /* ... up to this: the longest a packet waits for a worker */
+#define RX_MODE_IDLE_POLLS 64	/* empty walks in a row before the first sleep */
+#define RX_MODE_MIN_SLEEP_US 1	/* the first sleep; each empty wake-up doubles it ... */
+#define RX_MODE_MAX_SLEEP_US 50 /* ... up to this: the longest a packet waits for a worker */
 /* cpu { adaptive-max-sleep-us N } sets another bound, up to this one: under TCG a guest's
  * wake-up costs the host tens of us, and 50 us sleeps kept an idle DUT at one host CPU */
 #define RX_MODE_MAX_SLEEP_US_LIMIT 100000
