@@ -116,14 +116,14 @@ swap: $(if $(DUT_BUILD),,forwarder)
 dump:
 	lab/fwdlab dump $(LAB_ARGS)
 
-# `make test`: what CI runs. The Debian packages; then the build phase (the build cache checked in
-# full beside the C builds: a corrupt entry is removed, and rebuilt by the build that needs it), every program the
-# suites use built once, side by side where they do not depend on each other (TRex, VPP and
-# the VM images from the build cache, scripts/cache, or built into it); then the suites in two
-# lanes (tests/lanes.sh): the host lane (each suite's host tests, in SUITES order), then the VM
-# lane (b2b's faults, the fresh-clone lab, the field lab, the images suite's DUT boot), or both at
-# once with TEST_LANES=side-by-side; then the summary (totals, each lane's time, skips, failures,
-# the 15 slowest tests).
+# `make test`: what CI runs. The Debian packages; then the build phase (the build cache checked
+# in full beside the C builds: a corrupt entry is removed, and rebuilt by the build that needs
+# it), every program the suites use built once, side by side where they do not depend on each
+# other (TRex, VPP and the VM images from the build cache, scripts/cache, or built into it);
+# then the suites in two lanes (tests/lanes.sh): the host lane (each suite's host tests, in
+# SUITES order), then the VM lane (b2b's faults, the fresh-clone lab, the field lab, the images
+# suite's DUT boot), or both at once with TEST_LANES=side-by-side; then the summary (totals,
+# each lane's time, skips, failures, the 15 slowest tests).
 test:
 	$(call deps)
 	@mkdir -p build && rm -f $(RESULTS) $(TOP)/build/test-builds.tsv $(TOP)/build/test-suites.tsv

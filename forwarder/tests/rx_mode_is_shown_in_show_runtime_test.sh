@@ -17,7 +17,7 @@ worker_json() { ctl show runtime json | jq -e "$1" >/dev/null; }
 
 conf() { # rx-mode [adaptive-max-sleep-us]
 	"$vfwd_conf" startup "$tmp/startup.conf" --cli "$tmp/cli.sock" --exec "$tmp/setup.cli" --rx-mode "$1" \
-		${2:+--max-sleep-us "$2"} \
+		${2:+--adaptive-max-sleep-us "$2"} \
 		--prefix "vfwd-rxm-$$" --pcap port0 "$tmp/in.pcap" "$tmp/out0.pcap" \
 		--pcap port1 "$tmp/empty.pcap" "$tmp/out1.pcap"
 }
