@@ -26,7 +26,8 @@ entry() {
 	w=$(cache scratch test)
 	mkdir -p "$w/bin"
 	printf 'binary of %s\n' "$1" >"$w/bin/prog"
-	head -c 4096 /dev/urandom >"$w/data"
+	# text only, so the \001 written below always changes a byte (random data held it 1 in 256)
+	yes "data of $1" | head -c 4096 >"$w/data" || true
 	ln -s bin/prog "$w/prog"
 	cache store test "$(cache key "$tmp/$1.inputs")" "$w" "$tmp/$1.inputs" >/dev/null
 	cache key "$tmp/$1.inputs"
