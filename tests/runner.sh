@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # fwdlab test runner: runs test executables with a timeout each and records results.
 #
-#   tests/runner.sh --suite NAME [--timeout SECONDS] [--] TEST...
+#   tests/runner.sh --suite NAME [--timeout SECONDS] [--jobs N] [--] TEST...
 #
+# --jobs N runs up to N of the TESTs at a time (default 1: one after the other). It is for tests
+# that share no state and measure no rate (unit tests, pcap files in and out, parsers): a test
+# that offers traffic at a rate or waits on a live process's pace goes in a list run without it.
+# Each test's results are recorded when it ends, in the order they end.
 # A TEST is an executable (C test binary or script). If it prints TAP lines
 # ("ok N - name" / "not ok N - name" / "ok N - name # SKIP why") each line counts
 # as one test; otherwise the exit code decides: 0 pass, 77 skip, anything else fail.
@@ -15,16 +19,19 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 suite=""
 timeout_s=300
+jobs=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite) suite=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "runner: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ -n "$suite" ] || { echo "runner: --suite is required" >&2; exit 2; }
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "runner: --jobs takes a count of 1 or more, not '$jobs'" >&2; exit 2; }
 
 results=${FWDLAB_TEST_RESULTS:-$top/build/test-results.tsv}
 logdir=$top/build/test-logs/$suite
@@ -64,11 +71,10 @@ watch_test() { # PID LOG
 	} >>"$2"
 }
 
-for t in "$@"; do
-	name=$(basename "$t")
-	log=$logdir/$name.log
+# run_one TEST LOG: runs TEST under its timeout with its watcher; writes "rc seconds" to LOG.rc
+run_one() {
+	local t=$1 log=$2 start tpid wpid rc secs
 	start=$(date +%s.%N)
-	set +e
 	timeout --kill-after=10 "$timeout_s" "$t" >"$log" 2>&1 &
 	tpid=$!
 	# The watcher writes only to the log: its own output is not the runner's (a reader of the
@@ -80,8 +86,16 @@ for t in "$@"; do
 	pkill -P "$wpid" sleep 2>/dev/null # its sleep first, then the watcher
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
-	set -e
 	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+	echo "$rc $secs" >"$log.rc"
+}
+
+# report TEST LOG: records the results of TEST, which has ended (LOG.rc written by run_one)
+report() {
+	local name log=$2 rc secs line
+	name=$(basename "$1")
+	read -r rc secs <"$log.rc" 2>/dev/null || { rc=1 secs=0; echo "# runner: $1 left no status" >>"$log"; }
+	rm -f "$log.rc"
 	if grep -Eq '^(not )?ok [0-9]+' "$log"; then
 		while IFS= read -r line; do
 			case "$line" in
@@ -109,5 +123,23 @@ for t in "$@"; do
 		tail -n 60 "$log"
 		echo "----"
 	fi
+}
+
+# Up to $jobs tests at a time; each is reported when it ends.
+declare -A running=() # pid -> test
+set +e
+for t in "$@"; do
+	while [ "${#running[@]}" -ge "$jobs" ]; do
+		wait -n -p done_pid "${!running[@]}"
+		report "${running[$done_pid]}" "$logdir/$(basename "${running[$done_pid]}").log"
+		unset "running[$done_pid]"
+	done
+	run_one "$t" "$logdir/$(basename "$t").log" &
+	running[$!]=$t
+done
+while [ "${#running[@]}" -gt 0 ]; do
+	wait -n -p done_pid "${!running[@]}"
+	report "${running[$done_pid]}" "$logdir/$(basename "${running[$done_pid]}").log"
+	unset "running[$done_pid]"
 done
 exit "$failed"

@@ -61,9 +61,11 @@ json_or_null() {
 	if [ -s "$1" ] && jq -e . "$1" >/dev/null 2>&1; then jq -c . "$1"; else echo null; fi
 }
 
-# wait_until SECONDS WHAT CMD...: polls CMD once a second, with a progress line on a tty.
+# wait_until SECONDS WHAT CMD...: polls CMD until it succeeds, with a progress line on a tty
+# (every 15 s otherwise). The first polls come 0.1 s apart, doubling to once a second: a local
+# process (vfwd's socket, its CLI) is usually ready well within a second, a guest is not.
 wait_until() {
-	local limit=$1 what=$2 start now
+	local limit=$1 what=$2 start now said=-1 pause=0.1
 	shift 2
 	start=$(date +%s)
 	while ! "$@" >/dev/null 2>&1; do
@@ -74,14 +76,27 @@ wait_until() {
 		fi
 		if [ -t 2 ]; then
 			printf '\rfwdlab: waiting for %s ... %ds ' "$what" $((now - start)) >&2
-		elif [ $(((now - start) % 15)) -eq 0 ]; then
-			printf 'fwdlab: waiting for %s ... %ds\n' "$what" $((now - start)) >&2
+		elif [ $(((now - start) % 15)) -eq 0 ] && [ "$said" != $((now - start)) ]; then
+			said=$((now - start))
+			printf 'fwdlab: waiting for %s ... %ds\n' "$what" "$said" >&2
 		fi
-		sleep 1
+		sleep "$pause"
+		case $pause in 0.1) pause=0.2 ;; 0.2) pause=0.4 ;; 0.4) pause=0.8 ;; *) pause=1 ;; esac
 	done
 	[ -t 2 ] && printf '\rfwdlab: %s ready after %ds          \n' "$what" \
 		$(($(date +%s) - start)) >&2
 	return 0
+}
+
+# pid_running PID: the process exists and has not exited. An exited process whose parent has
+# not reaped it yet (a zombie) has ended: a daemon of ours is reparented to PID 1, which on a
+# machine without systemd (a container's or a VM sandbox's init) may reap it seconds later.
+pid_running() {
+	local st
+	kill -0 "$1" 2>/dev/null || return 1
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
 }
 
 # pid_alive PIDFILE: true when the pid in PIDFILE runs.
@@ -89,7 +104,7 @@ pid_alive() {
 	local pid
 	[ -s "$1" ] || return 1
 	pid=$(cat "$1")
-	kill -0 "$pid" 2>/dev/null
+	pid_running "$pid"
 }
 
 # pid_stop PIDFILE [SECONDS]: TERM, then KILL after SECONDS, the pid in PIDFILE; removes it.
@@ -97,10 +112,10 @@ pid_stop() {
 	local f=$1 limit=${2:-10} pid i
 	if [ -s "$f" ]; then
 		pid=$(cat "$f")
-		if kill -0 "$pid" 2>/dev/null; then
+		if pid_running "$pid"; then
 			kill -TERM "$pid" 2>/dev/null || true
 			for ((i = 0; i < limit * 10; i++)); do
-				kill -0 "$pid" 2>/dev/null || break
+				pid_running "$pid" || break
 				sleep 0.1
 			done
 			kill -KILL "$pid" 2>/dev/null || true

@@ -206,7 +206,14 @@ telemetry_port_stats() {
 }
 
 # ---- processes ----------------------------------------------------------------------------
-pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+# pid_alive PID: running, not a zombie (exited, its parent, often PID 1, yet to reap it)
+pid_alive() {
+	local st
+	[ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null || return 1
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
+}
 
 read_pid() { # FILE -> pid or nothing
 	if [ -f "$1" ]; then cat "$1"; fi

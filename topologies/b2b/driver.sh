@@ -998,7 +998,7 @@ ssh_close() {
 	fi
 	if [ -n "$pid" ]; then
 		for ((i = 0; i < 20; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
+			pid_running "$pid" || break
 			sleep 0.1
 		done
 		kill "$pid" 2>/dev/null || true
