@@ -6,6 +6,14 @@
   trial.py trial --trex DIR --rate PPS --duration S --json FILE
                  [--profile udp|imix|PATH.py] [--tunables 'ARGS'] [--size N] [--bidir]
                  [--rpc PORT] [--pub PORT] [--log FILE] [--pid PID]
+  trial.py serve --trex DIR --socket PATH
+
+serve keeps TRex's Python client imported (scapy and all: about a second of CPU natively, tens
+of seconds in a TCG guest) and forks a child per request on the unix socket PATH (mode 0600).
+With TREX_TRIAL_SOCKET=PATH set, each other verb is such a request: this process hands its
+arguments, folder, environment and its stdin/stdout/stderr to a child of the server, forwards
+TERM/INT/HUP to it and exits with its status; the child stops its trial (TRex's ports stopped)
+when the requester goes away. Without a server answering there, the verb runs here as before.
 
 DIR is the cached TRex tree (trex/build.sh); its own Python client is used under Debian's
 python3. The trial JSON holds the raw counters of lab/generators/README.md ("trial"); the lab
@@ -19,6 +27,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import sys
 import time
 import warnings
@@ -309,9 +318,140 @@ def do_trial(a):
     os.replace(tmp, a.json)
 
 
-def main():
+def via_server(path, argv):
+    """Runs argv in a child of the serve process at path; its exit status, or None when no
+    server answers there (the caller runs argv itself)."""
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        c.connect(path)
+        req = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+        socket.send_fds(c, [req + b"\n"], [0, 1, 2])
+    except OSError:
+        c.close()
+        return None
+    f = c.makefile("rb")
+    line = f.readline().split()
+    if len(line) != 2 or line[0] != b"pid":
+        return None
+    child = int(line[1])
+    sent = []
+
+    def forward(sig, frame):
+        sent.append(sig)
+        try:
+            os.kill(child, sig)
+        except OSError:
+            pass
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, forward)
+    while True:
+        line = f.readline()
+        if not line:
+            if sent:  # the signal ended it: end the same way, as the verb run here would
+                signal.signal(sent[-1], signal.SIG_DFL)
+                os.kill(os.getpid(), sent[-1])
+            fail("the trial server's child (pid %d) ended without a status" % child)
+        w = line.split()
+        if len(w) == 2 and w[0] == b"rc":
+            return int(w[1])
+
+
+def serve_one(conn):
+    """In a child of the server: one request, run as if this process were the requester's."""
+    import threading
+    msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+    req = json.loads(msg.decode())
+    for i, fd in enumerate(fds):
+        os.dup2(fd, i)
+        os.close(fd)
+    sys.stdin = open(0, "r", closefd=False)
+    sys.stdout = open(1, "w", closefd=False)
+    sys.stderr = open(2, "w", closefd=False)
+    os.chdir(req["cwd"])
+    os.environ.clear()
+    os.environ.update(req["env"])
+    conn.sendall(b"pid %d\n" % os.getpid())
+
+    def requester_gone():
+        # the requester holds its end open until our status comes: EOF means it died
+        try:
+            conn.recv(1)
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=requester_gone, daemon=True).start()
+    rc = 0
+    try:
+        main(req["argv"])
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if not isinstance(e.code, int) and e.code is not None:
+            sys.stderr.write("%s\n" % e.code)
+    except BaseException as e:  # noqa: BLE001 -- reported as python would, then status 1
+        import traceback
+        traceback.print_exc()
+        rc = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        conn.sendall(b"rc %d\n" % rc)
+    except OSError:
+        pass
+    os._exit(rc)
+
+
+def do_serve(a):
+    try:
+        os.setsid()  # out of the starter's session and group: its Ctrl-C is not ours
+    except OSError:
+        pass  # already a group leader
+    import trex.stl.api  # noqa: F401 -- what every request would import again
+    try:
+        os.unlink(a.socket)
+    except FileNotFoundError:
+        pass
+    old = os.umask(0o077)
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(a.socket)
+    os.umask(old)
+    srv.listen(16)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(0))
+    print("trial server on %s (pid %d)" % (a.socket, os.getpid()), flush=True)
+    n = 0
+    try:
+        while True:
+            conn, _ = srv.accept()
+            n += 1
+            pid = os.fork()
+            if pid:
+                print("request %d: child %d" % (n, pid), flush=True)
+            else:
+                srv.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                try:
+                    serve_one(conn)
+                finally:
+                    os._exit(1)
+            conn.close()
+    finally:
+        try:
+            os.unlink(a.socket)  # a requester finds no socket and runs its verb itself
+        except OSError:
+            pass
+
+
+def main(argv=None):
+    if argv is None:
+        sock = os.environ.get("TREX_TRIAL_SOCKET", "")
+        if sock and sys.argv[1:2] != ["serve"] and os.path.exists(sock):
+            rc = via_server(sock, sys.argv[1:])
+            if rc is not None:
+                sys.exit(rc)
     ap = argparse.ArgumentParser(prog="trial.py")
-    ap.add_argument("verb", choices=["ping", "check-profile", "trial"])
+    ap.add_argument("verb", choices=["ping", "check-profile", "trial", "serve"])
+    ap.add_argument("--socket", default="")
     ap.add_argument("--trex", required=True)
     ap.add_argument("--rpc", type=int, default=4511)
     ap.add_argument("--pub", type=int, default=4510)
@@ -332,9 +472,13 @@ def main():
     ap.add_argument("--latency-pps", type=float,
                     default=float(os.environ.get("TREX_LATENCY_PPS", "1000")))
     ap.add_argument("--json")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     a.latency_rate = 0.0
     client_path(a.trex)
+    if a.verb == "serve":
+        if not a.socket:
+            fail("serve needs --socket PATH", 2)
+        do_serve(a)
     if a.flows != 1 and a.profile in BUILTIN:
         fail("--flows %d: the built-in TRex profiles send one flow; give a profile "
              "(--profile PATH.py --tunables ...)" % a.flows, 2)

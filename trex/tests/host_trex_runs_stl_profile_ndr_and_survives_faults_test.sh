@@ -57,6 +57,12 @@ check "vfwd's startup file has memif ports, no vhost-user" eval '
 	! grep -q virtio_user "$FWDLAB_STATE/run/startup.conf"'
 pid0=$(trex_pid)
 check "the TRex server runs and answers (pid $pid0)" "$top/lab/generators/trex" check
+# the trial server (trex/README.md "One trial"): TRex's client imported once, a child per verb
+tsrv=$(cat "$FWDLAB_GEN_DIR/trial-server.pid" 2>/dev/null || echo none)
+requests() { grep -c '^request [0-9]*: child [0-9]*$' "$FWDLAB_GEN_DIR/trial-server.log" 2>/dev/null || true; }
+check "up started the trial server (pid $tsrv, trial.py serve) and it answered check's ping" eval '
+	tr "\0" " " <"/proc/$tsrv/cmdline" | grep -q "trial.py serve --trex " &&
+	[ "$(requests)" -ge 1 ]'
 
 # 1. One trial with TRex's own profile, unchanged, at 1500 B.
 stage "run udp_for_benchmarks.py 1500 B" lab run --label trex --profile "$stl" \
@@ -77,6 +83,15 @@ check "the generator's own trial JSON is kept (generator-trials.jsonl, TRex port
 	trials_hold "$r" "length == 1 and .[0].trex_port_stats[\"0\"].opackets == $tx"
 check "latency is null in low_end mode, and the trial says why (trex/README.md \"Latency\")" \
 	trials_hold "$r" '.[0].latency_ns == null and (.[0].latency_trex.null_because | test("low_end"))'
+# without the trial server, trial.py runs the verb itself
+before=$(requests)
+kill -TERM "$tsrv" 2>/dev/null || true
+poll_until 10 "the trial server (pid $tsrv) to exit" eval '
+	[ ! -d "/proc/$tsrv" ] || [ "$(awk "{print \$3}" "/proc/$tsrv/stat" 2>/dev/null)" = Z ]' || true
+check "with the trial server gone, check still pings the TRex server (trial.py itself)" \
+	"$top/lab/generators/trex" check
+check "the trial server counted the run's requests (ping, profile, trial: $before), none after it went" eval '
+	[ "$before" -ge 3 ] && [ "$(requests)" -eq "$before" ]'
 
 # 2. NDR/PDR with the same profile; a DUT dump for every trial.
 stage "ndr udp_for_benchmarks.py 1500 B up to 20 kpps" lab ndr --label trex --profile "$stl" \
