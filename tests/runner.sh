@@ -127,19 +127,18 @@ report() {
 
 # Up to $jobs tests at a time; each is reported when it ends.
 declare -A running=() # pid -> test
-set +e
-for t in "$@"; do
-	while [ "${#running[@]}" -ge "$jobs" ]; do
-		wait -n -p done_pid "${!running[@]}"
-		report "${running[$done_pid]}" "$logdir/$(basename "${running[$done_pid]}").log"
-		unset "running[$done_pid]"
-	done
-	run_one "$t" "$logdir/$(basename "$t").log" &
-	running[$!]=$t
-done
-while [ "${#running[@]}" -gt 0 ]; do
+# reap_one: waits for one running test to end and reports it
+reap_one() {
+	local done_pid
 	wait -n -p done_pid "${!running[@]}"
 	report "${running[$done_pid]}" "$logdir/$(basename "${running[$done_pid]}").log"
 	unset "running[$done_pid]"
+}
+set +e
+for t in "$@"; do
+	while [ "${#running[@]}" -ge "$jobs" ]; do reap_one; done
+	run_one "$t" "$logdir/$(basename "$t").log" &
+	running[$!]=$t
 done
+while [ "${#running[@]}" -gt 0 ]; do reap_one; done
 exit "$failed"
