@@ -40,7 +40,7 @@ topo_snapshot_save() {
 	local dir=$1 node uri dom n t0 t1 t2 nodes=() shas=()
 	topo_require_up
 	snap_nodes_local
-	[ ! -s "$STATE/tgen.pid" ] || ! pid_alive "$(cat "$STATE/tgen.pid")" ||
+	! pid_alive "$STATE/tgen.pid" ||
 		die "snapshot: a run is going on (tgen pid $(cat "$STATE/tgen.pid")); save after it"
 	read -r -a nodes <<<"$(kv_get "$TOPO_CONF" nodes)"
 	mkdir -p "$dir"
